@@ -1,0 +1,223 @@
+package io.tilebeam.io.format;
+
+import com.google.flatbuffers.ByteBufferUtil;
+import com.google.flatbuffers.FlatBufferBuilder;
+import io.tilebeam.transforms.crs.CrsRef;
+import io.tilebeam.transforms.reproject.RenderedFeature;
+import io.tilebeam.transforms.reproject.RenderedTile;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.locationtech.jts.geom.Envelope;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.io.ParseException;
+import org.locationtech.jts.io.WKBReader;
+import org.wololo.flatgeobuf.Constants;
+import org.wololo.flatgeobuf.GeometryConversions;
+import org.wololo.flatgeobuf.NodeItem;
+import org.wololo.flatgeobuf.PackedRTree;
+import org.wololo.flatgeobuf.generated.Column;
+import org.wololo.flatgeobuf.generated.Crs;
+import org.wololo.flatgeobuf.generated.Feature;
+import org.wololo.flatgeobuf.generated.GeometryType;
+import org.wololo.flatgeobuf.generated.Header;
+
+/**
+ * FlatGeobuf with a packed Hilbert R-tree index (node size 16) and the CRS in the header. Features
+ * are Hilbert-sorted for the index with a stable sort, so ties keep the tile's id order and the
+ * bytes are fixed. Columns are the sorted union of the tile's property names ({@link
+ * PropertyColumns}).
+ */
+public final class FlatGeobufFormat implements TileFormat {
+
+  private static final short NODE_SIZE = 16;
+
+  @Override
+  public String name() {
+    return "flatgeobuf";
+  }
+
+  @Override
+  public String extension() {
+    return "fgb";
+  }
+
+  @Override
+  public byte[] encode(RenderedTile tile, CrsRef crs) throws IOException {
+    List<Geometry> geometries = readGeometries(tile);
+    PropertyColumns columns = PropertyColumns.of(tile.features());
+    byte geometryType = commonType(geometries);
+
+    List<PackedRTree.FeatureItem> items = new ArrayList<>();
+    Envelope extent = new Envelope();
+    for (int i = 0; i < geometries.size(); i++) {
+      FlatBufferBuilder builder = new FlatBufferBuilder(1024);
+      int geometry = GeometryConversions.serialize(builder, geometries.get(i), geometryType);
+      byte[] props = columns.encode(tile.features().get(i));
+      int properties = Feature.createPropertiesVector(builder, props);
+      builder.finishSizePrefixed(Feature.createFeature(builder, geometry, properties, 0));
+      Envelope e = geometries.get(i).getEnvelopeInternal();
+      extent.expandToInclude(e);
+      EncodedItem item = new EncodedItem(builder.sizedByteArray());
+      item.nodeItem = new NodeItem(e.getMinX(), e.getMinY(), e.getMaxX(), e.getMaxY());
+      items.add(item);
+    }
+
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(Constants.MAGIC_BYTES);
+    out.write(header(tile, crs, columns, geometryType, extent, items.size()));
+    if (!items.isEmpty()) {
+      NodeItem bounds =
+          new NodeItem(extent.getMinX(), extent.getMinY(), extent.getMaxX(), extent.getMaxY());
+      PackedRTree.hilbertSort(items, bounds);
+      long offset = 0;
+      for (PackedRTree.FeatureItem item : items) {
+        item.nodeItem.offset = offset;
+        offset += ((EncodedItem) item).bytes.length;
+      }
+      new PackedRTree(items, NODE_SIZE).write(out);
+      for (PackedRTree.FeatureItem item : items) {
+        out.write(((EncodedItem) item).bytes);
+      }
+    }
+    return out.toByteArray();
+  }
+
+  @Override
+  public long countFeatures(byte[] bytes) throws IOException {
+    ByteBuffer bb = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    if (bytes.length < 12
+        || !Arrays.equals(Arrays.copyOf(bytes, 3), Arrays.copyOf(Constants.MAGIC_BYTES, 3))) {
+      throw new IOException("not a FlatGeobuf file");
+    }
+    int offset = Constants.MAGIC_BYTES.length;
+    bb.position(offset);
+    int headerSize = ByteBufferUtil.getSizePrefix(bb);
+    bb.position(offset + 4);
+    Header header = Header.getRootAsHeader(bb);
+    long declared = header.featuresCount();
+    int position = offset + 4 + headerSize;
+    if (declared > 0 && header.indexNodeSize() > 0) {
+      position += (int) PackedRTree.calcSize((int) declared, header.indexNodeSize());
+    }
+    long counted = 0;
+    while (position < bytes.length) {
+      bb.position(position);
+      int size = ByteBufferUtil.getSizePrefix(bb);
+      if (size <= 0 || position + 4L + size > bytes.length) {
+        throw new IOException("truncated FlatGeobuf feature at byte " + position);
+      }
+      bb.position(position + 4);
+      if (Feature.getRootAsFeature(bb).geometry() == null) {
+        throw new IOException("FlatGeobuf feature without geometry at byte " + position);
+      }
+      position += 4 + size;
+      counted++;
+    }
+    if (counted != declared) {
+      throw new IOException(
+          "FlatGeobuf header says " + declared + " features, file has " + counted);
+    }
+    return counted;
+  }
+
+  private static List<Geometry> readGeometries(RenderedTile tile) throws IOException {
+    WKBReader reader = new WKBReader();
+    List<Geometry> out = new ArrayList<>(tile.features().size());
+    for (RenderedFeature f : tile.features()) {
+      try {
+        out.add(reader.read(f.wkb()));
+      } catch (ParseException e) {
+        throw new IOException("feature " + f.id() + " has unreadable WKB", e);
+      }
+    }
+    return out;
+  }
+
+  private static byte commonType(List<Geometry> geometries) {
+    byte type = GeometryType.Unknown;
+    for (int i = 0; i < geometries.size(); i++) {
+      byte t = GeometryConversions.toGeometryType(geometries.get(i).getClass());
+      if (i == 0) {
+        type = t;
+      } else if (t != type) {
+        return GeometryType.Unknown;
+      }
+    }
+    return type;
+  }
+
+  private static byte[] header(
+      RenderedTile tile,
+      CrsRef crs,
+      PropertyColumns columns,
+      byte geometryType,
+      Envelope extent,
+      int count) {
+    FlatBufferBuilder b = new FlatBufferBuilder(1024);
+    int name = b.createString(tile.work().layer());
+    int[] cols = new int[columns.names().size()];
+    for (int i = 0; i < cols.length; i++) {
+      int colName = b.createString(columns.names().get(i));
+      Column.startColumn(b);
+      Column.addName(b, colName);
+      Column.addType(b, columns.types().get(i));
+      Column.addNullable(b, true);
+      cols[i] = Column.endColumn(b);
+    }
+    int columnsVector = Header.createColumnsVector(b, cols);
+    int crsTable = crs(b, crs);
+    int envelope =
+        count == 0
+            ? 0
+            : Header.createEnvelopeVector(
+                b,
+                new double[] {
+                  extent.getMinX(), extent.getMinY(), extent.getMaxX(), extent.getMaxY()
+                });
+    Header.startHeader(b);
+    Header.addName(b, name);
+    if (envelope != 0) {
+      Header.addEnvelope(b, envelope);
+    }
+    Header.addGeometryType(b, geometryType);
+    Header.addColumns(b, columnsVector);
+    Header.addFeaturesCount(b, count);
+    Header.addIndexNodeSize(b, count == 0 ? 0 : NODE_SIZE);
+    Header.addCrs(b, crsTable);
+    b.finishSizePrefixed(Header.endHeader(b));
+    return b.sizedByteArray();
+  }
+
+  private static int crs(FlatBufferBuilder b, CrsRef crs) {
+    String identity = crs.identity();
+    int colon = identity.indexOf(':');
+    String org = identity.substring(0, colon);
+    String code = identity.substring(colon + 1);
+    int orgOffset = b.createString(org);
+    boolean numeric = code.chars().allMatch(Character::isDigit) && !code.isEmpty();
+    int codeString = numeric ? 0 : b.createString(code);
+    Crs.startCrs(b);
+    Crs.addOrg(b, orgOffset);
+    if (numeric) {
+      Crs.addCode(b, Integer.parseInt(code));
+    } else {
+      Crs.addCodeString(b, codeString);
+    }
+    return Crs.endCrs(b);
+  }
+
+  /** A feature already encoded, with the node the index sorts it by. */
+  private static final class EncodedItem extends PackedRTree.FeatureItem {
+    final byte[] bytes;
+
+    EncodedItem(byte[] bytes) {
+      this.bytes = bytes;
+      this.size = bytes.length;
+    }
+  }
+}

@@ -1,0 +1,111 @@
+package io.tilebeam.io.format;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tilebeam.transforms.key.CanonicalJson;
+import io.tilebeam.transforms.reproject.RenderedFeature;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.wololo.flatgeobuf.generated.ColumnType;
+
+/**
+ * FlatGeobuf columns for a tile's properties: the sorted union of the names, each typed by the
+ * values it holds (all booleans: Bool; all integers: Long; all numbers: Double; all strings:
+ * String; anything else, nested or mixed: Json as canonical JSON text). Null values are left out.
+ */
+final class PropertyColumns {
+
+  private final List<String> names;
+  private final List<Integer> types;
+
+  private PropertyColumns(List<String> names, List<Integer> types) {
+    this.names = names;
+    this.types = types;
+  }
+
+  static PropertyColumns of(List<RenderedFeature> features) {
+    Map<String, Integer> types = new TreeMap<>();
+    for (RenderedFeature f : features) {
+      CanonicalJson.parse(f.properties())
+          .fields()
+          .forEachRemaining(
+              e -> {
+                if (!e.getValue().isNull()) {
+                  types.merge(e.getKey(), typeOf(e.getValue()), PropertyColumns::widen);
+                }
+              });
+    }
+    return new PropertyColumns(new ArrayList<>(types.keySet()), new ArrayList<>(types.values()));
+  }
+
+  List<String> names() {
+    return names;
+  }
+
+  List<Integer> types() {
+    return types;
+  }
+
+  /** The FlatGeobuf property bytes of a feature: (column index, value) pairs, little-endian. */
+  byte[] encode(RenderedFeature feature) {
+    JsonNode props = CanonicalJson.parse(feature.properties());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (int i = 0; i < names.size(); i++) {
+      JsonNode v = props.get(names.get(i));
+      if (v == null || v.isNull()) {
+        continue;
+      }
+      ByteBuffer b;
+      switch (types.get(i)) {
+        case ColumnType.Bool:
+          b = buffer(3).putShort((short) i).put((byte) (v.booleanValue() ? 1 : 0));
+          break;
+        case ColumnType.Long:
+          b = buffer(10).putShort((short) i).putLong(v.longValue());
+          break;
+        case ColumnType.Double:
+          b = buffer(10).putShort((short) i).putDouble(v.doubleValue());
+          break;
+        default:
+          byte[] text =
+              (types.get(i) == ColumnType.String ? v.asText() : CanonicalJson.write(v))
+                  .getBytes(StandardCharsets.UTF_8);
+          b = buffer(6 + text.length).putShort((short) i).putInt(text.length).put(text);
+      }
+      out.write(b.array(), 0, b.position());
+    }
+    return out.toByteArray();
+  }
+
+  private static ByteBuffer buffer(int size) {
+    return ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  private static int typeOf(JsonNode v) {
+    if (v.isBoolean()) {
+      return ColumnType.Bool;
+    }
+    if (v.isIntegralNumber() && v.canConvertToLong()) {
+      return ColumnType.Long;
+    }
+    if (v.isNumber()) {
+      return ColumnType.Double;
+    }
+    return v.isTextual() ? ColumnType.String : ColumnType.Json;
+  }
+
+  private static int widen(int a, int b) {
+    if (a == b) {
+      return a;
+    }
+    boolean numeric =
+        (a == ColumnType.Long || a == ColumnType.Double)
+            && (b == ColumnType.Long || b == ColumnType.Double);
+    return numeric ? ColumnType.Double : ColumnType.Json;
+  }
+}

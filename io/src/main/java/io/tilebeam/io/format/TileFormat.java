@@ -1,0 +1,48 @@
+package io.tilebeam.io.format;
+
+import io.tilebeam.transforms.crs.CrsRef;
+import io.tilebeam.transforms.reproject.RenderedTile;
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.Locale;
+
+/** An output format for one tile: how it is encoded, and how a written file is checked. */
+public interface TileFormat extends Serializable {
+
+  /** The format name used in job specs, for example {@code geojson}. */
+  String name();
+
+  /** The file extension, without the dot. */
+  String extension();
+
+  /**
+   * The tile's bytes. The same tile always gives the same bytes.
+   *
+   * @throws IOException when the content cannot be encoded
+   */
+  byte[] encode(RenderedTile tile, CrsRef crs) throws IOException;
+
+  /**
+   * Parses written bytes back and returns how many features they hold.
+   *
+   * @throws IOException when the bytes are not a valid tile of this format
+   */
+  long countFeatures(byte[] bytes) throws IOException;
+
+  /**
+   * The format with this job-spec name.
+   *
+   * @throws IllegalArgumentException when no format has that name
+   */
+  static TileFormat named(String name) {
+    switch (name.toLowerCase(Locale.ROOT)) {
+      case "geojson":
+        return new GeoJsonFormat();
+      case "flatgeobuf":
+        return new FlatGeobufFormat();
+      default:
+        throw new IllegalArgumentException(
+            "unknown output format '" + name + "' (supported: geojson, flatgeobuf)");
+    }
+  }
+}

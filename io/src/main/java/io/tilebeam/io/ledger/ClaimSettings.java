@@ -1,0 +1,44 @@
+package io.tilebeam.io.ledger;
+
+import java.io.Serializable;
+import java.time.Duration;
+
+/**
+ * How a run claims work: its run id (the owner of its claims), the stale window after which another
+ * run's claim may be taken over, the keys per statement and the number of state shards.
+ */
+public record ClaimSettings(String runId, Duration staleAfter, int batchSize, int shards)
+    implements Serializable {
+
+  /** The keys per claim statement when none is set. */
+  public static final int DEFAULT_BATCH_SIZE = 500;
+
+  /** The state shards when none is set. */
+  public static final int DEFAULT_SHARDS = 64;
+
+  /** Checks every field. */
+  public ClaimSettings {
+    if (runId == null || runId.isBlank()) {
+      throw new IllegalArgumentException("runId is required");
+    }
+    if (staleAfter == null || staleAfter.isNegative() || staleAfter.isZero()) {
+      throw new IllegalArgumentException("staleAfter must be positive, was " + staleAfter);
+    }
+    if (batchSize < 1 || batchSize > 10_000) {
+      throw new IllegalArgumentException("batchSize must be in [1, 10000], was " + batchSize);
+    }
+    if (shards < 1 || shards > 4096) {
+      throw new IllegalArgumentException("shards must be in [1, 4096], was " + shards);
+    }
+  }
+
+  /** Settings with the default batch size and shard count. */
+  public static ClaimSettings of(String runId, Duration staleAfter) {
+    return new ClaimSettings(runId, staleAfter, DEFAULT_BATCH_SIZE, DEFAULT_SHARDS);
+  }
+
+  /** The same settings with another batch size. */
+  public ClaimSettings withBatchSize(int size) {
+    return new ClaimSettings(runId, staleAfter, size, shards);
+  }
+}

@@ -1,0 +1,260 @@
+package io.tilebeam.io.ledger;
+
+import io.tilebeam.io.sink.PublishResult;
+import io.tilebeam.transforms.key.TileWork;
+import io.tilebeam.transforms.key.WorkKey;
+import io.tilebeam.transforms.outcome.TileFailure;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The ledger's statements, each one round trip for a whole batch. The ledger is the source of
+ * truth: its primary key prevents duplicate rows, its clock stamps every time, and a claim is owned
+ * by a run id so that a retried bundle of the same run re-enters its own claims.
+ *
+ * <p>Not thread-safe: one instance per connection.
+ */
+public final class Ledger implements AutoCloseable {
+
+  private static final String CLAIM =
+      "WITH input AS ("
+          + " SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::bigint[],"
+          + " ?::bigint[]) AS i(work_key, namespace, layer, tile_matrix_set, z, x, y)),"
+          + " claimed AS ("
+          + " INSERT INTO tiles AS t (work_key, namespace, layer, tile_matrix_set, z, x, y, run_id,"
+          + " claimed_at)"
+          + " SELECT work_key, namespace, layer, tile_matrix_set, z, x, y, ?, now() FROM input"
+          + " ORDER BY work_key" // one lock order for every run: concurrent batches cannot deadlock
+          + " ON CONFLICT (work_key) DO UPDATE SET run_id = EXCLUDED.run_id, claimed_at = now(),"
+          + " attempts = t.attempts + CASE WHEN t.run_id = EXCLUDED.run_id THEN 0 ELSE 1 END"
+          + " WHERE t.completed_at IS NULL AND t.failed_at IS NULL"
+          + " AND (t.run_id = EXCLUDED.run_id OR t.claimed_at < now() - make_interval(secs => ?))"
+          + " RETURNING t.work_key)"
+          + " SELECT i.work_key, CASE WHEN c.work_key IS NOT NULL THEN 'CLAIMED'"
+          + " WHEN t.completed_at IS NOT NULL THEN 'COMPLETED'"
+          + " WHEN t.failed_at IS NOT NULL THEN 'FAILED' ELSE 'IN_FLIGHT' END"
+          + " FROM input i LEFT JOIN claimed c ON c.work_key = i.work_key"
+          + " LEFT JOIN tiles t ON t.work_key = i.work_key";
+
+  private static final String COMPLETE =
+      "UPDATE tiles AS t SET completed_at = COALESCE(t.completed_at, now()), output_uri = u.uri,"
+          + " checksum = u.checksum, feature_count = u.features, failed_at = NULL,"
+          + " error_class = NULL, error_message = NULL"
+          + " FROM unnest(?::text[], ?::text[], ?::text[], ?::bigint[])"
+          + " AS u(work_key, uri, checksum, features)"
+          + " WHERE t.work_key = u.work_key AND t.run_id = ?"
+          + " AND (t.completed_at IS NULL OR t.checksum = u.checksum)"
+          + " RETURNING t.work_key";
+
+  private static final String FAIL =
+      "UPDATE tiles AS t SET failed_at = now(), error_class = u.error_class,"
+          + " error_message = u.error_message"
+          + " FROM unnest(?::text[], ?::text[], ?::text[]) AS u(work_key, error_class, error_message)"
+          + " WHERE t.work_key = u.work_key AND t.run_id = ? AND t.completed_at IS NULL"
+          + " RETURNING t.work_key";
+
+  private static final String STATES =
+      "SELECT work_key, CASE WHEN completed_at IS NOT NULL THEN 'COMPLETED'"
+          + " WHEN failed_at IS NOT NULL THEN 'FAILED'"
+          + " WHEN claimed_at < now() - make_interval(secs => ?) THEN 'STALE'"
+          + " ELSE 'IN_FLIGHT' END FROM tiles WHERE work_key = ANY(?::text[])";
+
+  private final Connection connection;
+  private long roundTrips;
+
+  private Ledger(Connection connection) {
+    this.connection = connection;
+  }
+
+  /**
+   * Connects to the ledger. The schema must have been migrated ({@link LedgerSchema}).
+   *
+   * @throws LedgerUnavailableException when the server cannot be reached
+   */
+  public static Ledger open(LedgerConfig config) {
+    try {
+      Connection c = config.connect();
+      c.setAutoCommit(true);
+      return new Ledger(c);
+    } catch (SQLException e) {
+      throw new LedgerUnavailableException(
+          "cannot reach the ledger at " + config.maskedUrl() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** How many statements this instance has sent. */
+  public long roundTrips() {
+    return roundTrips;
+  }
+
+  /** Whether the connection still answers. */
+  public boolean isValid() {
+    try {
+      return connection.isValid(5);
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Claims a batch of distinct keys for {@code runId} in one statement. New keys, keys this run
+   * already owns, and claims older than {@code staleAfter} are claimed; the rest say why not.
+   *
+   * @throws SQLException when the statement fails
+   */
+  public Map<WorkKey, ClaimState> claim(
+      String runId, Duration staleAfter, List<Map.Entry<WorkKey, TileWork>> batch)
+      throws SQLException {
+    Map<WorkKey, ClaimState> states = new HashMap<>();
+    if (batch.isEmpty()) {
+      return states;
+    }
+    try (PreparedStatement st = connection.prepareStatement(CLAIM)) {
+      st.setArray(1, texts(batch, e -> e.getKey().value()));
+      st.setArray(2, texts(batch, e -> e.getValue().namespace()));
+      st.setArray(3, texts(batch, e -> e.getValue().layer()));
+      st.setArray(4, texts(batch, e -> e.getValue().tileMatrixSet()));
+      st.setArray(5, array("int4", batch, e -> e.getValue().tile().z()));
+      st.setArray(6, array("int8", batch, e -> e.getValue().tile().x()));
+      st.setArray(7, array("int8", batch, e -> e.getValue().tile().y()));
+      st.setString(8, runId);
+      st.setDouble(9, staleAfter.toMillis() / 1000.0);
+      roundTrips++;
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          states.put(new WorkKey(rs.getString(1)), ClaimState.valueOf(rs.getString(2)));
+        }
+      }
+    }
+    return states;
+  }
+
+  /**
+   * Marks published tiles completed, in one statement, where {@code runId} still owns the claim.
+   * Returns the keys that were committed; a key missing from it lost its claim to another run.
+   *
+   * @throws SQLException when the statement fails
+   */
+  public List<WorkKey> complete(String runId, List<PublishResult> batch) throws SQLException {
+    try (PreparedStatement st = connection.prepareStatement(COMPLETE)) {
+      st.setArray(1, texts(batch, r -> r.key().value()));
+      st.setArray(2, texts(batch, PublishResult::uri));
+      st.setArray(3, texts(batch, PublishResult::checksum));
+      st.setArray(4, array("int8", batch, PublishResult::featureCount));
+      st.setString(5, runId);
+      return keys(st);
+    }
+  }
+
+  /**
+   * Marks failed tiles with their error class and message, where {@code runId} owns the claim.
+   *
+   * @throws SQLException when the statement fails
+   */
+  public List<WorkKey> fail(String runId, List<TileFailure> batch) throws SQLException {
+    try (PreparedStatement st = connection.prepareStatement(FAIL)) {
+      st.setArray(1, texts(batch, f -> f.key().value()));
+      st.setArray(2, texts(batch, TileFailure::errorClass));
+      st.setArray(3, texts(batch, f -> truncate(f.message(), 4000)));
+      st.setString(4, runId);
+      return keys(st);
+    }
+  }
+
+  /**
+   * The state of each key without claiming anything; keys absent from the ledger are {@link
+   * ClaimState#PENDING}.
+   *
+   * @throws SQLException when the statement fails
+   */
+  public Map<WorkKey, ClaimState> states(List<WorkKey> keys, Duration staleAfter)
+      throws SQLException {
+    Map<WorkKey, ClaimState> states = new HashMap<>();
+    keys.forEach(k -> states.put(k, ClaimState.PENDING));
+    try (PreparedStatement st = connection.prepareStatement(STATES)) {
+      st.setDouble(1, staleAfter.toMillis() / 1000.0);
+      st.setArray(2, texts(keys, WorkKey::value));
+      roundTrips++;
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          states.put(new WorkKey(rs.getString(1)), ClaimState.valueOf(rs.getString(2)));
+        }
+      }
+    }
+    return states;
+  }
+
+  /**
+   * Records the start of a run.
+   *
+   * @throws SQLException when the statement fails
+   */
+  public void startRun(String runId, String jobDigest) throws SQLException {
+    try (PreparedStatement st =
+        connection.prepareStatement(
+            "INSERT INTO runs (run_id, status, job_digest) VALUES (?, 'running', ?)")) {
+      st.setString(1, runId);
+      st.setString(2, jobDigest);
+      roundTrips++;
+      st.executeUpdate();
+    }
+  }
+
+  /**
+   * Records the end of a run with its status and counts (a JSON object).
+   *
+   * @throws SQLException when the statement fails
+   */
+  public void endRun(String runId, String status, String countsJson) throws SQLException {
+    try (PreparedStatement st =
+        connection.prepareStatement(
+            "UPDATE runs SET ended_at = now(), status = ?, counts = ?::jsonb WHERE run_id = ?")) {
+      st.setString(1, status);
+      st.setString(2, countsJson);
+      st.setString(3, runId);
+      roundTrips++;
+      st.executeUpdate();
+    }
+  }
+
+  private List<WorkKey> keys(PreparedStatement st) throws SQLException {
+    roundTrips++;
+    List<WorkKey> out = new java.util.ArrayList<>();
+    try (ResultSet rs = st.executeQuery()) {
+      while (rs.next()) {
+        out.add(new WorkKey(rs.getString(1)));
+      }
+    }
+    return out;
+  }
+
+  private <T> Array texts(List<T> items, Function<T, String> f) throws SQLException {
+    return connection.createArrayOf("text", items.stream().map(f).toArray());
+  }
+
+  private <T> Array array(String type, List<T> items, Function<T, Object> f) throws SQLException {
+    return connection.createArrayOf(type, items.stream().map(f).toArray());
+  }
+
+  private static String truncate(String s, int max) {
+    String v = s == null ? "" : s;
+    return v.length() <= max ? v : v.substring(0, max);
+  }
+
+  @Override
+  public void close() {
+    try {
+      connection.close();
+    } catch (SQLException e) {
+      // Closing a broken connection has nothing left to release.
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package io.tilebeam.io.ledger;
+
+import java.io.Serializable;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Properties;
+import java.util.regex.Pattern;
+
+/**
+ * How to reach the ledger: a PostgreSQL JDBC URL (credentials in it or given apart) and the schema
+ * that holds the ledger's tables.
+ */
+public record LedgerConfig(String jdbcUrl, String user, String password, String schema)
+    implements Serializable {
+
+  /** The schema used when none is given. */
+  public static final String DEFAULT_SCHEMA = "tilebeam";
+
+  private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+  private static final Pattern PASSWORD_IN_URL =
+      Pattern.compile("(?i)(password=)[^&]*|(//[^/:@]+:)[^@/]*(@)");
+
+  /** Checks the URL and the schema name. */
+  public LedgerConfig {
+    if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:postgresql:")) {
+      throw new IllegalArgumentException(
+          "ledger must be a jdbc:postgresql: URL, was '" + mask(String.valueOf(jdbcUrl)) + "'");
+    }
+    if (schema == null || !IDENTIFIER.matcher(schema).matches()) {
+      throw new IllegalArgumentException(
+          "ledger schema '" + schema + "' is not a plain identifier");
+    }
+  }
+
+  /** A config for a URL, in the default schema. */
+  public static LedgerConfig of(String jdbcUrl) {
+    return new LedgerConfig(jdbcUrl, null, null, DEFAULT_SCHEMA);
+  }
+
+  /** The same ledger in another schema. */
+  public LedgerConfig withSchema(String other) {
+    return new LedgerConfig(jdbcUrl, user, password, other);
+  }
+
+  /** The URL with any password replaced by {@code ***}, for messages and logs. */
+  public String maskedUrl() {
+    return mask(jdbcUrl);
+  }
+
+  /**
+   * Opens a connection with the ledger schema as its search path.
+   *
+   * @throws SQLException when the server cannot be reached
+   */
+  public Connection connect() throws SQLException {
+    Properties props = new Properties();
+    if (user != null) {
+      props.setProperty("user", user);
+    }
+    if (password != null) {
+      props.setProperty("password", password);
+    }
+    props.setProperty("ApplicationName", "tilebeam");
+    props.setProperty("connectTimeout", "10");
+    Connection c = DriverManager.getConnection(jdbcUrl, props);
+    c.setSchema(schema);
+    return c;
+  }
+
+  private static String mask(String url) {
+    return PASSWORD_IN_URL
+        .matcher(url)
+        .replaceAll(m -> m.group(1) != null ? m.group(1) + "***" : m.group(2) + "***" + m.group(3));
+  }
+
+  @Override
+  public String toString() {
+    return "LedgerConfig[" + maskedUrl() + ", schema=" + schema + "]";
+  }
+}

@@ -1,0 +1,44 @@
+package io.tilebeam.io.ledger;
+
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.output.MigrateResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Brings the ledger's schema to the version this code needs, with versioned Flyway migrations. */
+public final class LedgerSchema {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LedgerSchema.class);
+
+  private LedgerSchema() {}
+
+  /**
+   * Applies pending migrations. A schema newer than this code is refused.
+   *
+   * @throws LedgerUnavailableException when the ledger cannot be reached or migrated
+   */
+  public static void migrate(LedgerConfig config) {
+    try {
+      Flyway flyway =
+          Flyway.configure(LedgerSchema.class.getClassLoader())
+              .dataSource(config.jdbcUrl(), config.user(), config.password())
+              .schemas(config.schema())
+              .defaultSchema(config.schema())
+              .createSchemas(true)
+              .locations("classpath:db/migration")
+              .ignoreMigrationPatterns("*:missing")
+              .validateOnMigrate(true)
+              .load();
+      MigrateResult result = flyway.migrate();
+      if (result.migrationsExecuted > 0) {
+        LOG.info(
+            "Ledger schema {} migrated to version {}", config.schema(), result.targetSchemaVersion);
+      }
+    } catch (FlywayException e) {
+      throw new LedgerUnavailableException(
+          "ledger " + config.maskedUrl() + " (schema " + config.schema() + "): " + e.getMessage(),
+          e);
+    }
+  }
+}

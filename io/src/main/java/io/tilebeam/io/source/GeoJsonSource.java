@@ -1,0 +1,172 @@
+package io.tilebeam.io.source;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tilebeam.transforms.feature.Feature;
+import io.tilebeam.transforms.key.CanonicalJson;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.geom.GeometryFactory;
+import org.locationtech.jts.io.WKBWriter;
+
+/**
+ * Streams the features of a GeoJSON FeatureCollection one at a time, so a file larger than memory
+ * can be read. Feature ids come from the {@code id} member, or else are a digest of the feature's
+ * geometry and properties, so the same feature always has the same id.
+ */
+public final class GeoJsonSource {
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final JsonFactory FACTORY = MAPPER.getFactory();
+
+  private final Path path;
+
+  /** A source reading {@code path}. */
+  public GeoJsonSource(Path path) {
+    this.path = path;
+  }
+
+  /**
+   * The CRS the file declares with the GeoJSON 2008 {@code crs} member, if any.
+   *
+   * @throws SourceFormatException when the file is not JSON
+   */
+  public Optional<String> declaredCrs() throws IOException {
+    try (InputStream in = Files.newInputStream(path);
+        JsonParser p = FACTORY.createParser(in)) {
+      expect(p, p.nextToken(), JsonToken.START_OBJECT);
+      for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+        String name = p.currentName();
+        p.nextToken();
+        if (name.equals("crs")) {
+          JsonNode crs = MAPPER.readTree(p);
+          String named = crs.path("properties").path("name").asText(null);
+          return Optional.ofNullable(named);
+        }
+        p.skipChildren();
+      }
+      return Optional.empty();
+    } catch (JsonProcessingException e) {
+      throw corrupt(e);
+    }
+  }
+
+  /**
+   * Calls {@code action} for every feature, in file order.
+   *
+   * @throws SourceFormatException when the file is not a valid FeatureCollection; the message gives
+   *     the line, column and byte offset
+   */
+  public void forEach(Consumer<Feature> action) throws IOException {
+    GeometryFactory factory = new GeometryFactory();
+    WKBWriter wkb = new WKBWriter(2);
+    try (InputStream in = Files.newInputStream(path);
+        JsonParser p = FACTORY.createParser(in)) {
+      expect(p, p.nextToken(), JsonToken.START_OBJECT);
+      boolean sawFeatures = false;
+      for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+        String name = p.currentName();
+        JsonToken value = p.nextToken();
+        if (!name.equals("features")) {
+          p.skipChildren();
+          continue;
+        }
+        sawFeatures = true;
+        expect(p, value, JsonToken.START_ARRAY);
+        for (JsonToken f = p.nextToken(); f != JsonToken.END_ARRAY; f = p.nextToken()) {
+          JsonLocation at = p.currentTokenLocation();
+          JsonNode node = MAPPER.readTree(p);
+          action.accept(toFeature(node, factory, wkb, at));
+        }
+      }
+      if (!sawFeatures) {
+        throw new SourceFormatException(
+            path + ": not a GeoJSON FeatureCollection (no 'features')", null);
+      }
+    } catch (JsonProcessingException e) {
+      throw corrupt(e);
+    }
+  }
+
+  private Feature toFeature(
+      JsonNode node, GeometryFactory factory, WKBWriter wkb, JsonLocation at) {
+    try {
+      if (!"Feature".equals(node.path("type").asText())) {
+        throw new IllegalArgumentException("not a Feature");
+      }
+      Geometry g = GeoJsonGeometry.parse(node.get("geometry"), factory);
+      JsonNode props = node.get("properties");
+      String properties = props == null || props.isNull() ? "{}" : CanonicalJson.write(props);
+      if (!properties.startsWith("{")) {
+        throw new IllegalArgumentException("properties must be an object");
+      }
+      JsonNode id = node.get("id");
+      String fid =
+          id != null && (id.isTextual() || id.isIntegralNumber())
+              ? id.asText()
+              : digestId(node.get("geometry"), properties);
+      return new Feature(fid, wkb.write(g), properties);
+    } catch (IllegalArgumentException e) {
+      throw new SourceFormatException(
+          path + ": feature at " + describe(at) + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String digestId(JsonNode geometry, String properties) {
+    try {
+      MessageDigest d = MessageDigest.getInstance("SHA-256");
+      d.update(CanonicalJson.write(geometry).getBytes(StandardCharsets.UTF_8));
+      d.update((byte) 0);
+      d.update(properties.getBytes(StandardCharsets.UTF_8));
+      return "sha256:" + HexFormat.of().formatHex(d.digest(), 0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every JVM", e);
+    }
+  }
+
+  private void expect(JsonParser p, JsonToken actual, JsonToken expected) {
+    if (actual != expected) {
+      throw new SourceFormatException(
+          path
+              + ": expected "
+              + expected
+              + " at "
+              + describe(p.currentTokenLocation())
+              + ", found "
+              + actual,
+          null);
+    }
+  }
+
+  private SourceFormatException corrupt(JsonProcessingException e) {
+    return new SourceFormatException(
+        path + ": corrupt JSON at " + describe(e.getLocation()) + ": " + e.getOriginalMessage(), e);
+  }
+
+  private static String describe(JsonLocation at) {
+    if (at == null) {
+      return "an unknown position";
+    }
+    return "line "
+        + at.getLineNr()
+        + ", column "
+        + at.getColumnNr()
+        + " (byte "
+        + at.getByteOffset()
+        + ")";
+  }
+}

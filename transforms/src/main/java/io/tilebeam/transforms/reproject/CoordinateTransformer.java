@@ -1,0 +1,73 @@
+package io.tilebeam.transforms.reproject;
+
+import org.locationtech.jts.geom.CoordinateSequence;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.geom.util.GeometryTransformer;
+import org.opengis.referencing.operation.MathTransform;
+import org.opengis.referencing.operation.TransformException;
+
+/**
+ * Applies an SIS {@link MathTransform} to a JTS geometry, one coordinate sequence at a time (SIS
+ * transforms arrays far faster than single points). Both CRSs are east/north.
+ */
+public final class CoordinateTransformer {
+
+  private final MathTransform transform;
+
+  /** A transformer for {@code transform}, which must be two-dimensional. */
+  public CoordinateTransformer(MathTransform transform) {
+    if (transform.getSourceDimensions() != 2 || transform.getTargetDimensions() != 2) {
+      throw new IllegalArgumentException("only 2D transforms are supported: " + transform);
+    }
+    this.transform = transform;
+  }
+
+  /**
+   * The geometry in the target CRS.
+   *
+   * @throws TransformException when a coordinate cannot be transformed
+   */
+  public Geometry apply(Geometry geometry) throws TransformException {
+    if (transform.isIdentity()) {
+      return geometry;
+    }
+    try {
+      return new SequenceTransformer().transform(geometry);
+    } catch (Wrapped w) {
+      throw w.cause;
+    }
+  }
+
+  private final class SequenceTransformer extends GeometryTransformer {
+    @Override
+    protected CoordinateSequence transformCoordinates(CoordinateSequence seq, Geometry parent) {
+      int n = seq.size();
+      double[] xy = new double[n * 2];
+      for (int i = 0; i < n; i++) {
+        xy[2 * i] = seq.getX(i);
+        xy[2 * i + 1] = seq.getY(i);
+      }
+      try {
+        transform.transform(xy, 0, xy, 0, n);
+      } catch (TransformException e) {
+        throw new Wrapped(e);
+      }
+      CoordinateSequence out = seq.copy();
+      for (int i = 0; i < n; i++) {
+        out.setOrdinate(i, 0, xy[2 * i]);
+        out.setOrdinate(i, 1, xy[2 * i + 1]);
+      }
+      return out;
+    }
+  }
+
+  /** Carries a checked exception out of JTS's transformer, which cannot throw one. */
+  private static final class Wrapped extends RuntimeException {
+    final TransformException cause;
+
+    Wrapped(TransformException cause) {
+      super(cause);
+      this.cause = cause;
+    }
+  }
+}
