@@ -18,15 +18,18 @@ import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.Distinct;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.View;
 import org.apache.beam.sdk.transforms.join.CoGbkResult;
 import org.apache.beam.sdk.transforms.join.CoGroupByKey;
 import org.apache.beam.sdk.transforms.join.KeyedPCollectionTuple;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.locationtech.jts.io.ParseException;
@@ -70,11 +73,22 @@ public final class ReadFeatures
                 + "' is not supported yet (supported: geojson)");
       }
     }
+    // A rerun of finished work must cost only ledger look-ups: layers with no claimed tile are
+    // not read at all.
+    PCollectionView<List<String>> claimedLayers =
+        claimed
+            .apply(
+                "ClaimedLayer",
+                MapElements.into(TypeDescriptors.strings()).via(kv -> kv.getValue().layer()))
+            .apply("DistinctLayers", Distinct.create())
+            .apply("AsView", View.asList());
     PCollection<KV<String, Feature>> features =
         claimed
             .getPipeline()
             .apply("Layers", Create.of(new ArrayList<>(sources.keySet())))
-            .apply("ReadAndAssign", ParDo.of(new ReadAndAssignFn(sources)))
+            .apply(
+                "ReadAndAssign",
+                ParDo.of(new ReadAndAssignFn(sources, claimedLayers)).withSideInputs(claimedLayers))
             .setCoder(KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(Feature.class)));
     PCollection<KV<String, KV<WorkKey, TileWork>>> byTile =
         claimed
@@ -103,15 +117,20 @@ public final class ReadFeatures
 
   private static final class ReadAndAssignFn extends DoFn<String, KV<String, Feature>> {
     private final Map<String, SourceSpec> sources;
+    private final PCollectionView<List<String>> claimedLayers;
     private final Counter read = Metrics.counter(ReadFeatures.class, FEATURES_READ);
 
-    ReadAndAssignFn(Map<String, SourceSpec> sources) {
+    ReadAndAssignFn(Map<String, SourceSpec> sources, PCollectionView<List<String>> claimedLayers) {
       this.sources = sources;
+      this.claimedLayers = claimedLayers;
     }
 
     @ProcessElement
-    public void process(@Element String layer, OutputReceiver<KV<String, Feature>> out)
-        throws IOException {
+    public void process(ProcessContext c) throws IOException {
+      String layer = c.element();
+      if (!c.sideInput(claimedLayers).contains(layer)) {
+        return;
+      }
       SourceSpec spec = sources.get(layer);
       WKBReader reader = new WKBReader();
       new GeoJsonSource(spec.path())
@@ -119,7 +138,7 @@ public final class ReadFeatures
               feature -> {
                 read.inc();
                 for (TileId tile : tilesOf(reader, spec, feature)) {
-                  out.output(KV.of(tileRef(layer, tile), feature));
+                  c.output(KV.of(tileRef(layer, tile), feature));
                 }
               });
     }

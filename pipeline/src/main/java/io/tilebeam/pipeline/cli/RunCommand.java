@@ -1,0 +1,101 @@
+package io.tilebeam.pipeline.cli;
+
+import io.tilebeam.io.ledger.ClaimSettings;
+import io.tilebeam.io.ledger.Ledger;
+import io.tilebeam.io.ledger.LedgerConfig;
+import io.tilebeam.io.ledger.LedgerSchema;
+import io.tilebeam.pipeline.graph.TilebeamGraph;
+import io.tilebeam.pipeline.job.JobPlan;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** {@code tilebeam run}: claims the job's pending tiles, builds and publishes them, commits. */
+final class RunCommand {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+  private static final DateTimeFormatter RUN_TIME =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+  private RunCommand() {}
+
+  static int run(JobPlan plan, Options options, PrintStream out) throws IOException {
+    PipelineOptions beam =
+        PipelineOptionsFactory.fromArgs(options.beamArgs().toArray(String[]::new))
+            .withValidation()
+            .create();
+    try (LedgerHandle handle = LedgerHandle.open(options.ledgerUrl(), options.home())) {
+      LedgerConfig ledger = handle.config();
+      LedgerSchema.migrate(ledger);
+      String runId = "run-" + RUN_TIME.format(Instant.now()) + "-" + randomHex();
+      ClaimSettings settings =
+          ClaimSettings.of(runId, options.staleAfter()).withBatchSize(options.claimBatch());
+      try (Ledger l = Ledger.open(ledger)) {
+        l.startRun(runId, plan.digest());
+      } catch (SQLException e) {
+        throw new io.tilebeam.io.ledger.LedgerUnavailableException(
+            "cannot record the run in " + ledger.maskedUrl() + ": " + e.getMessage(), e);
+      }
+      LOG.info("Run {} starting on {}", runId, beam.getRunner().getSimpleName());
+      Pipeline pipeline = Pipeline.create(beam);
+      TilebeamGraph.build(pipeline, plan, ledger, settings);
+      RunReport report;
+      try {
+        PipelineResult result = pipeline.run();
+        result.waitUntilFinish();
+        report = RunReport.from(result.metrics(), runId);
+      } catch (RuntimeException e) {
+        endRun(ledger, runId, "failed", "{}");
+        throw e;
+      }
+      endRun(
+          ledger,
+          runId,
+          report.failed() > 0 ? "finished-with-failures" : "succeeded",
+          report.toJson());
+      out.println(report.summary());
+      if (options.reportFile() != null) {
+        Path reportFile = Path.of(options.reportFile());
+        Files.writeString(reportFile, report.toJson() + "\n");
+      }
+      return report.failed() > 0 ? ExitCode.TILES_FAILED : ExitCode.OK;
+    }
+  }
+
+  private static void endRun(LedgerConfig ledger, String runId, String status, String counts) {
+    try (Ledger l = Ledger.open(ledger)) {
+      l.endRun(runId, status, counts);
+    } catch (SQLException | RuntimeException e) {
+      LOG.warn("Could not record the end of run {}: {}", runId, e.getMessage());
+    }
+  }
+
+  private static String randomHex() {
+    byte[] b = new byte[4];
+    ThreadLocalRandom.current().nextBytes(b);
+    return HexFormat.of().formatHex(b);
+  }
+
+  /** The flags of {@code run}. */
+  record Options(
+      String ledgerUrl,
+      Path home,
+      String reportFile,
+      Duration staleAfter,
+      int claimBatch,
+      java.util.List<String> beamArgs) {}
+}

@@ -1,0 +1,199 @@
+package io.tilebeam.pipeline.cli;
+
+import io.tilebeam.io.ledger.LedgerUnavailableException;
+import io.tilebeam.pipeline.job.JobPlan;
+import io.tilebeam.pipeline.job.JobSpecException;
+import io.tilebeam.pipeline.job.JobSpecParser;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The command line: {@code tilebeam run|plan ...}. Flags tilebeam does not know are Beam pipeline
+ * options ({@code --runner=FlinkRunner}, {@code --flinkMaster=[local]}, ...).
+ *
+ * <pre>
+ * tilebeam run  --job FILE [--ledger JDBC_URL] [--report FILE] [--tile-budget N]
+ * tilebeam plan --job FILE [--ledger JDBC_URL] [--tiles-out FILE]
+ * </pre>
+ */
+public final class Tilebeam {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Tilebeam.class);
+
+  /** The largest plan a run accepts unless {@code --tile-budget} says otherwise. */
+  public static final long DEFAULT_TILE_BUDGET = 1_000_000;
+
+  /** How long one task may take unless {@code --task-timeout} says otherwise. */
+  public static final Duration DEFAULT_TASK_TIMEOUT = Duration.ofMinutes(30);
+
+  private static final Set<String> FLAGS =
+      Set.of(
+          "--job",
+          "--ledger",
+          "--report",
+          "--tiles-out",
+          "--tile-budget",
+          "--home",
+          "--task-timeout",
+          "--stale-after",
+          "--claim-batch");
+
+  static final String USAGE =
+      String.join(
+          "\n",
+          "usage:",
+          "  tilebeam run  --job FILE [--ledger JDBC_URL] [--report FILE] [--tile-budget N]",
+          "                [--task-timeout DURATION] [--stale-after DURATION] [--claim-batch N]",
+          "                [--runner=DirectRunner|FlinkRunner] [other Beam options]",
+          "  tilebeam plan --job FILE [--ledger JDBC_URL] [--tiles-out FILE]",
+          "Without --ledger, the embedded PostgreSQL in ./.tilebeam/ is used (--home DIR moves it).",
+          "Exit status: 0 all tiles written or skipped; 2 bad job or arguments; 3 tiles failed;"
+              + " 1 anything else.");
+
+  private Tilebeam() {}
+
+  /** Runs the command line and exits with its status. */
+  public static void main(String[] args) {
+    System.exit(execute(args, System.out, System.err));
+  }
+
+  /** Runs the command line and returns its exit status. */
+  public static int execute(String[] args, PrintStream out, PrintStream err) {
+    try {
+      Arguments a = Arguments.parse(args, FLAGS, Set.of());
+      switch (a.command()) {
+        case "run":
+          return run(a, out);
+        case "plan":
+          return plan(a, out);
+        case "help":
+        case "--help":
+          out.println(USAGE);
+          return ExitCode.OK;
+        default:
+          throw new UsageException("unknown command '" + a.command() + "'");
+      }
+    } catch (UsageException e) {
+      err.println("tilebeam: " + e.getMessage());
+      err.println(USAGE);
+      return ExitCode.BAD_INPUT;
+    } catch (JobSpecException e) {
+      err.println("tilebeam: bad job: " + e.getMessage());
+      return ExitCode.BAD_INPUT;
+    } catch (LedgerUnavailableException e) {
+      err.println("tilebeam: ledger: " + e.getMessage());
+      return ExitCode.ERROR;
+    } catch (Exception e) {
+      LOG.debug("Failure", e);
+      err.println("tilebeam: failed: " + describe(e));
+      return ExitCode.ERROR;
+    }
+  }
+
+  private static int run(Arguments a, PrintStream out) throws java.io.IOException {
+    JobPlan plan = resolve(a);
+    long budget = positiveLong(a, "--tile-budget", DEFAULT_TILE_BUDGET);
+    long tiles = plan.tileCount();
+    if (tiles > budget) {
+      throw new JobSpecException(
+          "--tile-budget",
+          budget,
+          "the job plans " + tiles + " tiles, more than the budget; raise --tile-budget to run it");
+    }
+    Duration staleAfter = staleAfter(a);
+    RunCommand.Options options =
+        new RunCommand.Options(
+            a.get("--ledger"),
+            home(a),
+            a.get("--report"),
+            staleAfter,
+            (int) Math.min(10_000, positiveLong(a, "--claim-batch", 500)),
+            a.beamArgs());
+    return RunCommand.run(plan, options, out);
+  }
+
+  private static int plan(Arguments a, PrintStream out) throws java.io.IOException {
+    if (!a.beamArgs().isEmpty()) {
+      throw new UsageException("plan takes no Beam options, got " + a.beamArgs());
+    }
+    JobPlan plan = resolve(a);
+    String tilesOut = a.get("--tiles-out");
+    return PlanCommand.run(
+        plan,
+        a.get("--ledger"),
+        home(a),
+        staleAfter(a),
+        tilesOut == null ? null : Path.of(tilesOut),
+        out);
+  }
+
+  private static JobPlan resolve(Arguments a) {
+    return JobPlan.resolve(JobSpecParser.parse(Path.of(a.require("--job"))));
+  }
+
+  private static Path home(Arguments a) {
+    String home = a.get("--home");
+    return Path.of(home == null ? ".tilebeam" : home);
+  }
+
+  /**
+   * Claims older than this may be taken over. It derives from the task timeout (twice it) so that a
+   * live task is never robbed; a window set shorter than the timeout is refused.
+   */
+  private static Duration staleAfter(Arguments a) {
+    Duration timeout = duration(a, "--task-timeout", DEFAULT_TASK_TIMEOUT);
+    Duration stale = duration(a, "--stale-after", timeout.multipliedBy(2));
+    if (stale.compareTo(timeout) <= 0) {
+      throw new UsageException(
+          "--stale-after " + stale + " must be longer than --task-timeout " + timeout);
+    }
+    return stale;
+  }
+
+  private static Duration duration(Arguments a, String flag, Duration fallback) {
+    String v = a.get(flag);
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      Duration d = Duration.parse(v.startsWith("P") || v.startsWith("p") ? v : "PT" + v);
+      if (d.isNegative() || d.isZero()) {
+        throw new UsageException(flag + " must be positive, was '" + v + "'");
+      }
+      return d;
+    } catch (DateTimeParseException e) {
+      throw new UsageException(flag + " '" + v + "' is not a duration (examples: 30m, 2h, PT90S)");
+    }
+  }
+
+  private static long positiveLong(Arguments a, String flag, long fallback) {
+    String v = a.get(flag);
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      long n = Long.parseLong(v);
+      if (n < 1) {
+        throw new UsageException(flag + " must be at least 1, was '" + v + "'");
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new UsageException(flag + " '" + v + "' is not a whole number");
+    }
+  }
+
+  private static String describe(Throwable e) {
+    StringBuilder s = new StringBuilder(String.valueOf(e.getMessage()));
+    for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+      if (c.getMessage() != null && !s.toString().contains(c.getMessage())) {
+        s.append(": ").append(c.getMessage());
+      }
+    }
+    return s.toString();
+  }
+}

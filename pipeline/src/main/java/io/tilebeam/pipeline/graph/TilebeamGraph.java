@@ -1,0 +1,111 @@
+package io.tilebeam.pipeline.graph;
+
+import io.tilebeam.io.ledger.ClaimSettings;
+import io.tilebeam.io.ledger.LedgerConfig;
+import io.tilebeam.io.ledger.LedgerIO;
+import io.tilebeam.io.sink.PublishResult;
+import io.tilebeam.io.sink.PublishSpec;
+import io.tilebeam.io.sink.TileSinkIO;
+import io.tilebeam.io.source.ReadFeatures;
+import io.tilebeam.io.source.SourceSpec;
+import io.tilebeam.pipeline.job.JobPlan;
+import io.tilebeam.pipeline.job.LayerPlan;
+import io.tilebeam.transforms.feature.TileFeatures;
+import io.tilebeam.transforms.key.KeyWork;
+import io.tilebeam.transforms.key.TileWork;
+import io.tilebeam.transforms.key.WorkKey;
+import io.tilebeam.transforms.outcome.TileFailure;
+import io.tilebeam.transforms.reproject.RenderSpec;
+import io.tilebeam.transforms.reproject.ReprojectTiles;
+import io.tilebeam.transforms.tiling.LayerTiling;
+import io.tilebeam.transforms.tiling.PlanTiles;
+import io.tilebeam.transforms.tiling.PlannedTile;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.NullableCoder;
+import org.apache.beam.sdk.coders.SerializableCoder;
+import org.apache.beam.sdk.transforms.Flatten;
+import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionList;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.TypeDescriptor;
+import org.apache.beam.sdk.values.TypeDescriptors;
+
+/**
+ * Assembles the graph of DESIGN.md, one named stage per step:
+ *
+ * <pre>
+ * PlanTiles → KeyWork → FilterAgainstLedger → ReadFeatures → ReprojectTiles → PublishTiles → CommitLedger
+ * </pre>
+ *
+ * Failures of ReprojectTiles and PublishTiles join the publish results at CommitLedger, which marks
+ * them failed in the ledger.
+ */
+public final class TilebeamGraph {
+
+  private TilebeamGraph() {}
+
+  /** Adds the whole graph for {@code plan} to {@code pipeline}. */
+  public static void build(
+      Pipeline pipeline, JobPlan plan, LedgerConfig ledger, ClaimSettings settings) {
+    List<LayerTiling> tilings = plan.layers().stream().map(LayerPlan::tiling).toList();
+    Map<String, TileWork> templates = new HashMap<>();
+    Map<String, SourceSpec> sources = new HashMap<>();
+    Map<String, RenderSpec> renders = new HashMap<>();
+    Map<String, PublishSpec> publishes = new HashMap<>();
+    for (LayerPlan l : plan.layers()) {
+      templates.put(l.name(), l.template());
+      sources.put(l.name(), l.source());
+      renders.put(l.name(), l.render());
+      publishes.put(l.name(), l.publish());
+    }
+
+    PCollection<PlannedTile> planned = pipeline.apply("PlanTiles", PlanTiles.of(tilings));
+    PCollection<KV<WorkKey, TileWork>> keyed =
+        planned.apply("KeyWork", KeyWork.withTemplates(templates));
+    PCollection<KV<WorkKey, TileWork>> claimed =
+        keyed.apply("FilterAgainstLedger", LedgerIO.claim(ledger, settings));
+    PCollection<TileFeatures> features = claimed.apply("ReadFeatures", ReadFeatures.from(sources));
+    PCollectionTuple rendered = features.apply("ReprojectTiles", ReprojectTiles.withSpecs(renders));
+    PCollectionTuple published =
+        rendered.get(ReprojectTiles.RENDERED).apply("PublishTiles", TileSinkIO.publish(publishes));
+
+    KvCoder<PublishResult, TileFailure> outcomeCoder =
+        KvCoder.of(
+            NullableCoder.of(SerializableCoder.of(PublishResult.class)),
+            NullableCoder.of(SerializableCoder.of(TileFailure.class)));
+    PCollection<KV<PublishResult, TileFailure>> completions =
+        published
+            .get(TileSinkIO.PUBLISHED)
+            .apply(
+                "AsCompletion",
+                MapElements.into(outcomeType())
+                    .via((PublishResult r) -> KV.<PublishResult, TileFailure>of(r, null)))
+            .setCoder(outcomeCoder);
+    PCollection<KV<PublishResult, TileFailure>> failures =
+        PCollectionList.of(rendered.get(ReprojectTiles.FAILED))
+            .and(published.get(TileSinkIO.FAILED))
+            .apply("AllFailures", Flatten.pCollections())
+            .apply(
+                "AsFailure",
+                MapElements.into(outcomeType())
+                    .via((TileFailure f) -> KV.<PublishResult, TileFailure>of(null, f)))
+            .setCoder(outcomeCoder);
+    PCollection<KV<PublishResult, TileFailure>> outcomes =
+        PCollectionList.of(completions)
+            .and(failures)
+            .apply("Outcomes", Flatten.pCollections())
+            .setCoder(outcomeCoder);
+    outcomes.apply("CommitLedger", LedgerIO.commit(ledger, settings));
+  }
+
+  private static TypeDescriptor<KV<PublishResult, TileFailure>> outcomeType() {
+    return TypeDescriptors.kvs(
+        TypeDescriptor.of(PublishResult.class), TypeDescriptor.of(TileFailure.class));
+  }
+}

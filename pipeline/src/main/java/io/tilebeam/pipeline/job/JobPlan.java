@@ -1,0 +1,273 @@
+package io.tilebeam.pipeline.job;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tilebeam.io.format.TileFormat;
+import io.tilebeam.io.sink.Checksums;
+import io.tilebeam.io.sink.LocalTileSink;
+import io.tilebeam.io.sink.PublishSpec;
+import io.tilebeam.io.source.GeoJsonSource;
+import io.tilebeam.io.source.SourceFormatException;
+import io.tilebeam.io.source.SourceIdentity;
+import io.tilebeam.io.source.SourceSpec;
+import io.tilebeam.pipeline.job.JobSpec.ExtentSpec;
+import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
+import io.tilebeam.transforms.crs.CrsRef;
+import io.tilebeam.transforms.crs.CrsResolver;
+import io.tilebeam.transforms.crs.UnknownCrsException;
+import io.tilebeam.transforms.key.CanonicalJson;
+import io.tilebeam.transforms.key.TileWork;
+import io.tilebeam.transforms.reproject.RenderSpec;
+import io.tilebeam.transforms.tiling.Extent;
+import io.tilebeam.transforms.tiling.ExtentNormalizer;
+import io.tilebeam.transforms.tiling.InvalidExtentException;
+import io.tilebeam.transforms.tiling.LayerTiling;
+import io.tilebeam.transforms.tiling.TileId;
+import io.tilebeam.transforms.tiling.TileMatrixSet;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.measure.Unit;
+import org.apache.sis.measure.Units;
+
+/**
+ * A job resolved against the world before anything runs: sources found and hashed, CRSs read,
+ * extents checked, defaults filled in, the key template of each layer built. Every problem found
+ * here is a {@link JobSpecException} naming the field, raised before anything is claimed or
+ * written.
+ */
+public final class JobPlan {
+
+  /** Decimal places of coordinates in degrees when the job sets none: 1e-8° is about 1.1 mm. */
+  static final int DEFAULT_PRECISION_DEGREES = 8;
+
+  /** Decimal places of coordinates in metres (or feet) when the job sets none: a millimetre. */
+  static final int DEFAULT_PRECISION_LINEAR = 3;
+
+  /** The buffer around each tile, in pixels of a 256-pixel tile, when the job sets none. */
+  static final double DEFAULT_BUFFER_PIXELS = 8;
+
+  private final String namespace;
+  private final List<LayerPlan> layers;
+  private final String digest;
+
+  private JobPlan(String namespace, List<LayerPlan> layers) {
+    this.namespace = namespace;
+    this.layers = List.copyOf(layers);
+    StringBuilder all = new StringBuilder(namespace);
+    layers.forEach(l -> all.append('\n').append(l.template().encode()));
+    this.digest = Checksums.of(all.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Resolves a job. Relative paths are taken from the working directory.
+   *
+   * @throws JobSpecException when a source, CRS, extent or output cannot be used
+   */
+  public static JobPlan resolve(JobSpec spec) {
+    List<LayerPlan> layers = new ArrayList<>();
+    for (int i = 0; i < spec.layers().size(); i++) {
+      layers.add(layer(spec.namespace(), spec.layers().get(i), "layers[" + i + "]"));
+    }
+    return new JobPlan(spec.namespace(), layers);
+  }
+
+  /** The job's namespace. */
+  public String namespace() {
+    return namespace;
+  }
+
+  /** The layers, in job order. */
+  public List<LayerPlan> layers() {
+    return layers;
+  }
+
+  /** A digest of everything that decides the job's outputs, recorded with each run. */
+  public String digest() {
+    return digest;
+  }
+
+  /** The number of distinct tiles of all layers. */
+  public long tileCount() {
+    return layers.stream().mapToLong(l -> l.tiling().cover().count()).sum();
+  }
+
+  private static LayerPlan layer(String namespace, LayerSpec l, String path) {
+    TileMatrixSet tms;
+    try {
+      tms = TileMatrixSet.builtIn(l.tileMatrixSet());
+    } catch (IllegalArgumentException e) {
+      throw new JobSpecException(path + ".tileMatrixSet", l.tileMatrixSet(), e.getMessage());
+    }
+    if (l.maxZoom() > tms.maxZoom()) {
+      throw new JobSpecException(
+          path + ".zooms",
+          "[" + l.minZoom() + ", " + l.maxZoom() + "]",
+          tms.id() + " defines zooms 0 to " + tms.maxZoom());
+    }
+    CrsRef target = crs(l.targetCrs(), path + ".targetCrs");
+    Path sourcePath = sourcePath(l, path);
+    CrsRef sourceCrs = sourceCrs(l, sourcePath, path);
+    List<Extent> extents = extents(l, tms, path);
+    String params = paramsWithDefaults(l.params(), target);
+    ObjectNode p = (ObjectNode) CanonicalJson.parse(params);
+    double buffer = p.get("bufferPixels").doubleValue();
+    int precision = p.get("precision").intValue();
+    checkOutput(l, path);
+    String sourceIdentity;
+    try {
+      sourceIdentity = SourceIdentity.ofFile(sourcePath);
+    } catch (IOException e) {
+      throw new JobSpecException(path + ".source.uri", l.sourceUri(), "cannot be read: " + e, e);
+    }
+    TileWork template =
+        new TileWork(
+            namespace,
+            Algorithm.VERSION,
+            l.name(),
+            tms.id(),
+            TileId.of(0, 0, 0),
+            sourceIdentity,
+            sourceCrs.identity(),
+            target.identity(),
+            l.outputFormat(),
+            params);
+    return new LayerPlan(
+        new LayerTiling(l.name(), tms, extents, l.minZoom(), l.maxZoom()),
+        template,
+        new SourceSpec(
+            sourcePath.toAbsolutePath().toString(),
+            l.sourceFormat(),
+            sourceCrs,
+            tms,
+            l.minZoom(),
+            l.maxZoom(),
+            buffer),
+        new RenderSpec(tms, sourceCrs, target, buffer, precision),
+        new PublishSpec(
+            LocalTileSink.rootOf(l.outputUri()).toAbsolutePath().toString(),
+            TileFormat.named(l.outputFormat()),
+            target));
+  }
+
+  private static Path sourcePath(LayerSpec l, String path) {
+    String uri = l.sourceUri();
+    if (uri.contains("://") && !uri.startsWith("file:")) {
+      throw new JobSpecException(
+          path + ".source.uri",
+          uri,
+          "only local paths and file: URIs are supported by this version");
+    }
+    Path p;
+    try {
+      p = uri.startsWith("file:") ? Path.of(java.net.URI.create(uri)) : Path.of(uri);
+    } catch (IllegalArgumentException e) {
+      throw new JobSpecException(path + ".source.uri", uri, "is not a valid path or URI", e);
+    }
+    if (!Files.isRegularFile(p)) {
+      throw new JobSpecException(path + ".source.uri", uri, "no such file");
+    }
+    if (!Files.isReadable(p)) {
+      throw new JobSpecException(path + ".source.uri", uri, "is not readable");
+    }
+    return p;
+  }
+
+  /** The job's CRS, else the one the file declares, else RFC 7946's CRS84; the two must agree. */
+  private static CrsRef sourceCrs(LayerSpec l, Path source, String path) {
+    Optional<String> declared;
+    try {
+      declared = new GeoJsonSource(source).declaredCrs();
+    } catch (IOException | SourceFormatException e) {
+      throw new JobSpecException(path + ".source.uri", l.sourceUri(), e.getMessage(), e);
+    }
+    CrsRef fromFile = declared.map(d -> crs(d, path + ".source.uri (its crs member)")).orElse(null);
+    if (l.sourceCrs() == null) {
+      return fromFile != null ? fromFile : CrsRef.of("OGC:CRS84");
+    }
+    CrsRef fromJob = crs(l.sourceCrs(), path + ".source.crs");
+    if (fromFile != null && !sameAxesIgnored(fromFile, fromJob)) {
+      throw new JobSpecException(
+          path + ".source.crs",
+          l.sourceCrs(),
+          "contradicts the CRS the file declares (" + fromFile.identity() + ")");
+    }
+    return fromJob;
+  }
+
+  /** EPSG:4326 and CRS84 differ only in axis order, which tilebeam always forces to east/north. */
+  private static boolean sameAxesIgnored(CrsRef a, CrsRef b) {
+    return a.identity().equals(b.identity()) || (isWgs84(a.identity()) && isWgs84(b.identity()));
+  }
+
+  private static boolean isWgs84(String identity) {
+    return identity.equals("EPSG:4326") || identity.equals(CrsResolver.CRS84);
+  }
+
+  private static List<Extent> extents(LayerSpec l, TileMatrixSet tms, String path) {
+    List<Extent> out = new ArrayList<>();
+    for (int j = 0; j < l.extents().size(); j++) {
+      ExtentSpec e = l.extents().get(j);
+      String at = path + ".extents[" + j + "]";
+      CrsRef crs = crs(e.crs(), at + ".crs");
+      Extent extent = new Extent(e.bbox()[0], e.bbox()[1], e.bbox()[2], e.bbox()[3], crs);
+      try {
+        ExtentNormalizer.normalize(extent, tms);
+      } catch (InvalidExtentException e2) {
+        throw new JobSpecException(
+            at + ".bbox", java.util.Arrays.toString(e.bbox()), e2.getMessage(), e2);
+      }
+      out.add(extent);
+    }
+    return out;
+  }
+
+  private static String paramsWithDefaults(String params, CrsRef target) {
+    ObjectNode p = (ObjectNode) CanonicalJson.parse(params);
+    if (!p.has("bufferPixels")) {
+      p.put("bufferPixels", DEFAULT_BUFFER_PIXELS);
+    }
+    if (!p.has("precision")) {
+      Unit<?> unit =
+          CrsResolver.resolve(target.definition()).getCoordinateSystem().getAxis(0).getUnit();
+      p.put(
+          "precision",
+          Units.isAngular(unit) ? DEFAULT_PRECISION_DEGREES : DEFAULT_PRECISION_LINEAR);
+    }
+    return CanonicalJson.write(p);
+  }
+
+  private static void checkOutput(LayerSpec l, String path) {
+    String uri = l.outputUri();
+    if (uri.contains("://") && !uri.startsWith("file:")) {
+      throw new JobSpecException(
+          path + ".output.uri",
+          uri,
+          "only local directories and file: URIs are supported by this version");
+    }
+    Path root;
+    try {
+      root = LocalTileSink.rootOf(uri).toAbsolutePath();
+    } catch (IllegalArgumentException e) {
+      throw new JobSpecException(path + ".output.uri", uri, "is not a valid path or URI", e);
+    }
+    Path existing = root;
+    while (existing != null && !Files.exists(existing)) {
+      existing = existing.getParent();
+    }
+    if (existing == null || !Files.isDirectory(existing) || !Files.isWritable(existing)) {
+      throw new JobSpecException(path + ".output.uri", uri, "is not a writable directory");
+    }
+  }
+
+  private static CrsRef crs(String spelling, String field) {
+    try {
+      return CrsRef.of(spelling);
+    } catch (UnknownCrsException e) {
+      throw new JobSpecException(field, spelling, "unknown CRS", e);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package io.tilebeam.pipeline.job;
+
+import java.util.List;
+
+/**
+ * A job as its YAML file states it, checked for form but not yet resolved (see {@link JobPlan}).
+ *
+ * @param namespace the effect the outputs belong to
+ * @param layers the layers, in file order
+ */
+public record JobSpec(String namespace, List<LayerSpec> layers) {
+
+  /** Copies the layer list. */
+  public JobSpec {
+    layers = List.copyOf(layers);
+  }
+
+  /**
+   * One layer of a job.
+   *
+   * @param name {@code [a-z0-9_-]{1,64}}
+   * @param sourceUri path or {@code file:} URI of the source
+   * @param sourceFormat {@code geojson}
+   * @param sourceCrs the source CRS as spelled, or null to take the file's or RFC 7946's
+   * @param extents the extents to cover
+   * @param tileMatrixSet the matrix set name
+   * @param minZoom the first zoom
+   * @param maxZoom the last zoom, inclusive
+   * @param targetCrs the output CRS as spelled
+   * @param outputUri the output directory or {@code file:} URI
+   * @param outputFormat {@code geojson} or {@code flatgeobuf}
+   * @param params the byte-changing parameters, defaults filled in, as canonical JSON
+   */
+  public record LayerSpec(
+      String name,
+      String sourceUri,
+      String sourceFormat,
+      String sourceCrs,
+      List<ExtentSpec> extents,
+      String tileMatrixSet,
+      int minZoom,
+      int maxZoom,
+      String targetCrs,
+      String outputUri,
+      String outputFormat,
+      String params) {
+
+    /** Copies the extent list. */
+    public LayerSpec {
+      extents = List.copyOf(extents);
+    }
+  }
+
+  /**
+   * An extent: {@code [west, south, east, north]} in {@code crs}, east/north axis order.
+   *
+   * @param bbox the four numbers
+   * @param crs the CRS as spelled
+   */
+  public record ExtentSpec(double[] bbox, String crs) {}
+}

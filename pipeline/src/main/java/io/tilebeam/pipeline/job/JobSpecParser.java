@@ -1,0 +1,287 @@
+package io.tilebeam.pipeline.job;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.tilebeam.pipeline.job.JobSpec.ExtentSpec;
+import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
+import io.tilebeam.transforms.key.CanonicalJson;
+import io.tilebeam.transforms.key.TileWork;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a job spec (YAML) and checks its form: every required field present, every value of the
+ * right type and in range, no unknown fields. Each error names the field path and the value.
+ */
+public final class JobSpecParser {
+
+  /** Source formats of the contract; only {@link #READ_FORMATS} can be read today. */
+  static final Set<String> SOURCE_FORMATS =
+      Set.of("geojson", "geojsonseq", "flatgeobuf", "postgis");
+
+  static final Set<String> READ_FORMATS = Set.of("geojson");
+
+  static final Set<String> OUTPUT_FORMATS = Set.of("geojson", "flatgeobuf", "mvt", "postgis");
+
+  static final Set<String> WRITE_FORMATS = Set.of("geojson", "flatgeobuf");
+
+  /** Job parameters that change the bytes, with what they mean. */
+  static final Set<String> PARAMS = Set.of("bufferPixels", "precision");
+
+  private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9][a-z0-9_.-]{0,127}");
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  private JobSpecParser() {}
+
+  /**
+   * Reads and checks a job file.
+   *
+   * @throws JobSpecException when the file is missing, not YAML, or a field is wrong
+   */
+  public static JobSpec parse(Path file) {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (NoSuchFileException e) {
+      throw new JobSpecException("--job", file, "no such file");
+    } catch (IOException e) {
+      throw new JobSpecException("--job", file, "cannot be read: " + e.getMessage(), e);
+    }
+    return parse(text);
+  }
+
+  /**
+   * Reads and checks a job from YAML text.
+   *
+   * @throws JobSpecException when the text is not YAML or a field is wrong
+   */
+  public static JobSpec parse(String yaml) {
+    JsonNode root;
+    try {
+      root = YAML.readTree(yaml);
+    } catch (JsonProcessingException e) {
+      throw new JobSpecException(
+          "job", firstLine(yaml), "not valid YAML: " + e.getOriginalMessage(), e);
+    }
+    if (root == null || !root.isObject()) {
+      throw new JobSpecException("job", firstLine(yaml), "must be a YAML mapping");
+    }
+    allowOnly(root, "", Set.of("namespace", "layers"));
+    String namespace = text(root, "namespace", "namespace");
+    if (!NAMESPACE.matcher(namespace).matches()) {
+      throw new JobSpecException("namespace", namespace, "must match " + NAMESPACE.pattern());
+    }
+    JsonNode layers = root.get("layers");
+    if (layers == null || !layers.isArray() || layers.isEmpty()) {
+      throw new JobSpecException("layers", layers, "must be a non-empty list");
+    }
+    List<LayerSpec> out = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    for (int i = 0; i < layers.size(); i++) {
+      LayerSpec layer = layer(layers.get(i), "layers[" + i + "]");
+      if (!names.add(layer.name())) {
+        throw new JobSpecException("layers[" + i + "].name", layer.name(), "is used by two layers");
+      }
+      out.add(layer);
+    }
+    return new JobSpec(namespace, out);
+  }
+
+  private static LayerSpec layer(JsonNode node, String path) {
+    if (!node.isObject()) {
+      throw new JobSpecException(path, node, "must be a mapping");
+    }
+    allowOnly(
+        node,
+        path + ".",
+        Set.of(
+            "name",
+            "source",
+            "extents",
+            "tileMatrixSet",
+            "zooms",
+            "targetCrs",
+            "output",
+            "params"));
+    String name = text(node, "name", path + ".name");
+    if (!TileWork.LAYER_NAME.matcher(name).matches()) {
+      throw new JobSpecException(
+          path + ".name", name, "must match " + TileWork.LAYER_NAME.pattern());
+    }
+    JsonNode source = object(node, "source", path + ".source");
+    allowOnly(source, path + ".source.", Set.of("uri", "format", "crs"));
+    String sourceFormat =
+        choice(source, "format", path + ".source.format", SOURCE_FORMATS, READ_FORMATS);
+    JsonNode output = object(node, "output", path + ".output");
+    allowOnly(output, path + ".output.", Set.of("uri", "format"));
+    String outputFormat =
+        choice(output, "format", path + ".output.format", OUTPUT_FORMATS, WRITE_FORMATS);
+    int[] zooms = zooms(node.get("zooms"), path + ".zooms");
+    return new LayerSpec(
+        name,
+        text(source, "uri", path + ".source.uri"),
+        sourceFormat,
+        optionalText(source, "crs", path + ".source.crs"),
+        extents(node.get("extents"), path + ".extents"),
+        text(node, "tileMatrixSet", path + ".tileMatrixSet"),
+        zooms[0],
+        zooms[1],
+        text(node, "targetCrs", path + ".targetCrs"),
+        text(output, "uri", path + ".output.uri"),
+        outputFormat,
+        params(node.get("params"), path + ".params"));
+  }
+
+  private static List<ExtentSpec> extents(JsonNode node, String path) {
+    if (node == null || !node.isArray() || node.isEmpty()) {
+      throw new JobSpecException(path, node, "must be a non-empty list of {bbox, crs}");
+    }
+    List<ExtentSpec> out = new ArrayList<>();
+    for (int i = 0; i < node.size(); i++) {
+      String at = path + "[" + i + "]";
+      JsonNode e = node.get(i);
+      if (!e.isObject()) {
+        throw new JobSpecException(at, e, "must be a mapping with a bbox");
+      }
+      allowOnly(e, at + ".", Set.of("bbox", "crs"));
+      JsonNode bbox = e.get("bbox");
+      if (bbox == null || !bbox.isArray() || bbox.size() != 4) {
+        throw new JobSpecException(at + ".bbox", bbox, "must be [west, south, east, north]");
+      }
+      double[] values = new double[4];
+      for (int k = 0; k < 4; k++) {
+        if (!bbox.get(k).isNumber() || !Double.isFinite(bbox.get(k).doubleValue())) {
+          throw new JobSpecException(at + ".bbox", bbox, "value " + k + " is not a finite number");
+        }
+        values[k] = bbox.get(k).doubleValue();
+      }
+      if (values[1] > values[3]) {
+        throw new JobSpecException(
+            at + ".bbox", bbox, "south " + values[1] + " is greater than north " + values[3]);
+      }
+      String crs = optionalText(e, "crs", at + ".crs");
+      out.add(new ExtentSpec(values, crs == null ? "EPSG:4326" : crs));
+    }
+    return out;
+  }
+
+  private static int[] zooms(JsonNode node, String path) {
+    if (node == null
+        || !node.isArray()
+        || node.size() != 2
+        || !node.get(0).canConvertToInt()
+        || !node.get(1).canConvertToInt()
+        || !node.get(0).isIntegralNumber()
+        || !node.get(1).isIntegralNumber()) {
+      throw new JobSpecException(path, node, "must be [min, max], two whole numbers");
+    }
+    int min = node.get(0).intValue();
+    int max = node.get(1).intValue();
+    if (min < 0) {
+      throw new JobSpecException(path, node, "zooms cannot be negative");
+    }
+    if (min > max) {
+      throw new JobSpecException(path, node, "the range is reversed: " + min + " > " + max);
+    }
+    return new int[] {min, max};
+  }
+
+  private static String params(JsonNode node, String path) {
+    if (node == null || node.isNull()) {
+      return "{}";
+    }
+    if (!node.isObject()) {
+      throw new JobSpecException(path, node, "must be a mapping");
+    }
+    Iterator<String> names = node.fieldNames();
+    while (names.hasNext()) {
+      String name = names.next();
+      if (!PARAMS.contains(name)) {
+        throw new JobSpecException(
+            path + "." + name, node.get(name), "unknown parameter (known: " + PARAMS + ")");
+      }
+    }
+    JsonNode buffer = node.get("bufferPixels");
+    if (buffer != null
+        && (!buffer.isNumber() || buffer.doubleValue() < 0 || buffer.doubleValue() > 256)) {
+      throw new JobSpecException(path + ".bufferPixels", buffer, "must be a number in [0, 256]");
+    }
+    JsonNode precision = node.get("precision");
+    if (precision != null
+        && (!precision.isIntegralNumber()
+            || precision.intValue() < 0
+            || precision.intValue() > 12)) {
+      throw new JobSpecException(
+          path + ".precision", precision, "must be a whole number in [0, 12]");
+    }
+    return CanonicalJson.write((ObjectNode) node);
+  }
+
+  private static String choice(
+      JsonNode node, String field, String path, Set<String> known, Set<String> supported) {
+    String value = text(node, field, path);
+    if (!known.contains(value)) {
+      throw new JobSpecException(path, value, "unknown format (known: " + sorted(known) + ")");
+    }
+    if (!supported.contains(value)) {
+      throw new JobSpecException(
+          path, value, "is not supported by this version (supported: " + sorted(supported) + ")");
+    }
+    return value;
+  }
+
+  private static JsonNode object(JsonNode node, String field, String path) {
+    JsonNode v = node.get(field);
+    if (v == null || !v.isObject()) {
+      throw new JobSpecException(path, v, "must be a mapping");
+    }
+    return v;
+  }
+
+  private static String text(JsonNode node, String field, String path) {
+    JsonNode v = node.get(field);
+    if (v == null || v.isNull()) {
+      throw new JobSpecException(path, null, "is required");
+    }
+    if (!v.isTextual() || v.asText().isBlank()) {
+      throw new JobSpecException(path, v, "must be a non-empty string");
+    }
+    return v.asText().trim();
+  }
+
+  private static String optionalText(JsonNode node, String field, String path) {
+    JsonNode v = node.get(field);
+    return v == null || v.isNull() ? null : text(node, field, path);
+  }
+
+  private static void allowOnly(JsonNode node, String prefix, Set<String> allowed) {
+    Iterator<String> names = node.fieldNames();
+    while (names.hasNext()) {
+      String name = names.next();
+      if (!allowed.contains(name)) {
+        throw new JobSpecException(
+            prefix + name, node.get(name), "unknown field (allowed: " + sorted(allowed) + ")");
+      }
+    }
+  }
+
+  private static List<String> sorted(Set<String> values) {
+    return values.stream().sorted().toList();
+  }
+
+  private static String firstLine(String text) {
+    int nl = text.indexOf('\n');
+    return nl < 0 ? text : text.substring(0, nl);
+  }
+}

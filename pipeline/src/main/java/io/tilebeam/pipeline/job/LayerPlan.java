@@ -1,0 +1,31 @@
+package io.tilebeam.pipeline.job;
+
+import io.tilebeam.io.sink.PublishSpec;
+import io.tilebeam.io.source.SourceSpec;
+import io.tilebeam.transforms.key.TileWork;
+import io.tilebeam.transforms.reproject.RenderSpec;
+import io.tilebeam.transforms.tiling.LayerTiling;
+import java.io.Serializable;
+
+/**
+ * One layer resolved for running: what each stage of the graph needs of it.
+ *
+ * @param tiling PlanTiles: matrix set, extents, zooms
+ * @param template KeyWork: the layer's work with a placeholder tile
+ * @param source ReadFeatures: where and how to read
+ * @param render ReprojectTiles: CRSs, buffer, precision
+ * @param publish PublishTiles: output location and format
+ */
+public record LayerPlan(
+    LayerTiling tiling,
+    TileWork template,
+    SourceSpec source,
+    RenderSpec render,
+    PublishSpec publish)
+    implements Serializable {
+
+  /** The layer's name. */
+  public String name() {
+    return tiling.layer();
+  }
+}
