@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the tools the build and tests use when they are missing (Debian packages; needs root
+# or sudo): a JDK 17, Maven and GDAL's command-line tools.
+set -euo pipefail
+missing=()
+command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null || missing+=(maven)
+command -v ogrinfo >/dev/null || missing+=(gdal-bin)
+if ((${#missing[@]})); then
+  sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  echo "setup: installing ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
