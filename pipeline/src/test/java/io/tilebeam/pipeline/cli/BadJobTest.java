@@ -1,0 +1,138 @@
+package io.tilebeam.pipeline.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Bad jobs exit 2 with the field and the value, before anything is written or claimed. */
+class BadJobTest {
+
+  @TempDir Path dir;
+
+  private static final String SAMPLE =
+      Path.of("../src/samples/islands.geojson").toAbsolutePath().toString();
+
+  private String job(String layer) {
+    return "namespace: bad-jobs\nlayers:\n" + layer;
+  }
+
+  private String layer(String replace, String with) {
+    String base =
+        "  - name: islands\n"
+            + "    source:\n"
+            + "      uri: "
+            + SAMPLE
+            + "\n"
+            + "      format: geojson\n"
+            + "    extents:\n"
+            + "      - bbox: [-10, 40, 10, 60]\n"
+            + "    tileMatrixSet: WebMercatorQuad\n"
+            + "    zooms: [0, 3]\n"
+            + "    targetCrs: EPSG:3857\n"
+            + "    output:\n"
+            + "      uri: "
+            + dir.resolve("out")
+            + "\n"
+            + "      format: flatgeobuf\n";
+    if (!base.contains(replace)) {
+      throw new IllegalArgumentException("no '" + replace + "' in the base job");
+    }
+    return base.replace(replace, with);
+  }
+
+  private Result run(String yaml, String... extra) throws IOException {
+    Path job = dir.resolve("job.yaml");
+    Files.writeString(job, yaml);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    String[] args = new String[4 + 2 + extra.length];
+    args[0] = "run";
+    args[1] = "--job";
+    args[2] = job.toString();
+    args[3] = "--home";
+    args[4] = dir.resolve("home").toString();
+    args[5] = "--runner=DirectRunner";
+    System.arraycopy(extra, 0, args, 6, extra.length);
+    int code =
+        Tilebeam.execute(
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Result(code, err.toString(StandardCharsets.UTF_8));
+  }
+
+  private record Result(int code, String err) {}
+
+  private void assertRefused(Result r, String... fragments) {
+    assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+    for (String f : fragments) {
+      assertTrue(r.err().contains(f), "'" + f + "' not in: " + r.err());
+    }
+    assertFalse(Files.exists(dir.resolve("home")), "the ledger was created");
+    assertFalse(Files.exists(dir.resolve("out")), "output was written");
+  }
+
+  static Stream<Arguments> badJobs() {
+    return Stream.of(
+        // a missing field
+        Arguments.of("    targetCrs: EPSG:3857\n", "", "layers[0].targetCrs", "missing"),
+        // an unknown format
+        Arguments.of("format: flatgeobuf", "format: shp", "layers[0].output.format", "'shp'"),
+        // an unknown CRS
+        Arguments.of("EPSG:3857", "EPSG:999999", "layers[0].targetCrs", "'EPSG:999999'"),
+        // south > north
+        Arguments.of(
+            "[-10, 40, 10, 60]",
+            "[-10, 60, 10, 40]",
+            "layers[0].extents[0].bbox",
+            "south 60.0 is greater than north 40.0"),
+        // a reversed zoom range
+        Arguments.of("[0, 3]", "[5, 2]", "layers[0].zooms", "reversed"),
+        // an unknown field (a typo)
+        Arguments.of(
+            "    zooms:", "    zoom: [0, 1]\n    zooms:", "layers[0].zoom", "unknown field"),
+        // a missing source file
+        Arguments.of("uri: /", "uri: /nonexistent/", "layers[0].source.uri", "no such file"),
+        // longitudes beyond ±180
+        Arguments.of(
+            "[-10, 40, 10, 60]", "[-190, 40, 10, 60]", "layers[0].extents[0].bbox", "-190"),
+        // an unknown tile matrix set
+        Arguments.of("WebMercatorQuad", "MarsQuad", "layers[0].tileMatrixSet", "'MarsQuad'"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("badJobs")
+  void badJobsExitTwoNamingFieldAndValue(String replace, String with, String field, String value)
+      throws IOException {
+    assertRefused(run(job(layer(replace, with))), field, value);
+  }
+
+  @Test
+  void planOverTheTileBudgetIsRefusedWithItsCount() throws IOException {
+    assertRefused(run(job(layer("x", "x")), "--tile-budget", "2"), "--tile-budget", "plans");
+  }
+
+  @Test
+  void unknownCommandAndBadFlagsExitTwo() throws IOException {
+    assertRefused(run(job(layer("x", "x")), "--task-timeout", "soon"), "--task-timeout", "soon");
+    assertEquals(
+        ExitCode.BAD_INPUT,
+        Tilebeam.execute(
+            new String[] {"explode"},
+            new PrintStream(new ByteArrayOutputStream()),
+            new PrintStream(new ByteArrayOutputStream())));
+  }
+}

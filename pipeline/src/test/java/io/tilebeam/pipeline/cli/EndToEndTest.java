@@ -1,0 +1,152 @@
+package io.tilebeam.pipeline.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tilebeam.io.format.TileFormat;
+import io.tilebeam.io.ledger.EmbeddedLedger;
+import io.tilebeam.io.sink.Checksums;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole graph through the command line, on the DirectRunner and on Flink {@code [local]}, with
+ * the embedded ledger: the published tiles, the ledger rows, and a second run that writes nothing.
+ */
+@Tag("slow")
+class EndToEndTest {
+
+  /** The sample job's tile count: 85 world tiles at z0-3 and 67 Pacific tiles at z2-5. */
+  static final int SAMPLE_TILES = 152;
+
+  /**
+   * Golden outputs: the SHA-256 of two published tiles of the sample job. They change only with the
+   * algorithm version (see {@code Algorithm.VERSION}).
+   */
+  static final Map<String, String> GOLDEN =
+      Map.of(
+          "islands/0/0/0.fgb",
+              "sha256:7bbe50c610f3025bd59145b292172ac415386bfe366c4bc25addbc7d42ab79ca",
+          "pacific/3/0/3.geojson",
+              "sha256:a0218bb0fefa3d303bafe4e4ba2a499c426dec26a399b554f53e5704e06c82b5");
+
+  @TempDir Path dir;
+
+  private Path writeJob() throws IOException {
+    String job =
+        Files.readString(Path.of("../src/samples/sample-job.yaml"))
+            .replace(
+                "src/samples/islands.geojson",
+                Path.of("../src/samples/islands.geojson").toAbsolutePath().toString())
+            .replace("uri: out/", "uri: " + dir.resolve("out"));
+    Path file = dir.resolve("job.yaml");
+    Files.writeString(file, job);
+    return file;
+  }
+
+  private JsonNode run(Path job, String... runner) throws IOException {
+    Path report = dir.resolve("report.json");
+    Files.deleteIfExists(report);
+    String[] args = new String[7 + runner.length];
+    String[] own = {
+      "run",
+      "--job",
+      job.toString(),
+      "--home",
+      dir.resolve("home").toString(),
+      "--report",
+      report.toString()
+    };
+    System.arraycopy(own, 0, args, 0, own.length);
+    System.arraycopy(runner, 0, args, own.length, runner.length);
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        Tilebeam.execute(
+            args,
+            new PrintStream(new ByteArrayOutputStream()),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(ExitCode.OK, code, err.toString(StandardCharsets.UTF_8));
+    return new ObjectMapper().readTree(report.toFile());
+  }
+
+  private Map<String, String> published() throws IOException {
+    Map<String, String> files = new TreeMap<>();
+    Path out = dir.resolve("out");
+    try (Stream<Path> s = Files.walk(out)) {
+      for (Path p : s.filter(Files::isRegularFile).toList()) {
+        files.put(out.relativize(p).toString(), Checksums.of(p));
+      }
+    }
+    return files;
+  }
+
+  private Map<String, String> ledgerRows() throws Exception {
+    Map<String, String> rows = new TreeMap<>();
+    try (EmbeddedLedger ledger = EmbeddedLedger.start(dir.resolve("home"));
+        Connection c = ledger.config().connect();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT output_uri, checksum, feature_count FROM tiles WHERE completed_at IS NOT NULL")) {
+      while (rs.next()) {
+        Path file = Path.of(URI.create(rs.getString(1)));
+        String name = dir.resolve("out").relativize(file).toString();
+        long features = rs.getLong(3);
+        String ext = name.substring(name.lastIndexOf('.') + 1);
+        TileFormat format = TileFormat.named(ext.equals("fgb") ? "flatgeobuf" : "geojson");
+        assertEquals(features, format.countFeatures(Files.readAllBytes(file)), name);
+        rows.put(name, rs.getString(2));
+      }
+    }
+    return rows;
+  }
+
+  private void runTwiceAndCheck(String... runner) throws Exception {
+    Path job = writeJob();
+    JsonNode first = run(job, runner);
+    assertEquals(SAMPLE_TILES, first.get("planned").asLong(), first.toString());
+    assertEquals(SAMPLE_TILES, first.get("claimed").asLong(), first.toString());
+    assertEquals(SAMPLE_TILES, first.get("written").asLong(), first.toString());
+    assertEquals(0, first.get("failed").asLong(), first.toString());
+
+    Map<String, String> files = published();
+    assertEquals(SAMPLE_TILES, files.size());
+    GOLDEN.forEach((name, sum) -> assertEquals(sum, files.get(name), name));
+    // Every tile has a completed ledger row whose checksum is the file's.
+    assertEquals(files, ledgerRows());
+
+    JsonNode second = run(job, runner);
+    assertEquals(SAMPLE_TILES, second.get("skippedCompleted").asLong(), second.toString());
+    assertEquals(0, second.get("claimed").asLong(), second.toString());
+    assertEquals(0, second.get("written").asLong(), second.toString());
+    assertEquals(0, second.get("featuresRead").asLong(), second.toString());
+    assertEquals(files, published());
+    assertTrue(second.get("runId").asText().startsWith("run-"));
+  }
+
+  @Test
+  void directRunner() throws Exception {
+    runTwiceAndCheck("--runner=DirectRunner");
+  }
+
+  @Test
+  void flinkRunnerLocal() throws Exception {
+    runTwiceAndCheck("--runner=FlinkRunner", "--flinkMaster=[local]", "--parallelism=2");
+  }
+}
