@@ -1,5 +1,7 @@
 package io.tilebeam.io.ledger;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.output.MigrateResult;
@@ -19,6 +21,13 @@ public final class LedgerSchema {
    * @throws LedgerUnavailableException when the ledger cannot be reached or migrated
    */
   public static void migrate(LedgerConfig config) {
+    // Reach the server first: the driver's own message is clearer than Flyway's report of it.
+    try (Connection c = config.connect()) {
+      c.isValid(5);
+    } catch (SQLException e) {
+      throw new LedgerUnavailableException(
+          "cannot reach the ledger at " + config.maskedUrl() + ": " + e.getMessage(), e);
+    }
     try {
       Flyway flyway =
           Flyway.configure(LedgerSchema.class.getClassLoader())

@@ -126,6 +126,20 @@ class BadJobTest {
   }
 
   @Test
+  void unreachableLedgerExitsOneNamingTheMaskedUrlWithNothingWritten() throws IOException {
+    Result r =
+        run(
+            job(layer("x", "x")),
+            "--ledger",
+            "jdbc:postgresql://127.0.0.1:1/tiles?user=bob&password=secret");
+    assertEquals(ExitCode.ERROR, r.code(), r.err());
+    assertTrue(
+        r.err().contains("jdbc:postgresql://127.0.0.1:1/tiles?user=bob&password=***"), r.err());
+    assertFalse(r.err().contains("secret"), r.err());
+    assertFalse(Files.exists(dir.resolve("out")), "output was written");
+  }
+
+  @Test
   void unknownCommandAndBadFlagsExitTwo() throws IOException {
     assertRefused(run(job(layer("x", "x")), "--task-timeout", "soon"), "--task-timeout", "soon");
     assertEquals(
