@@ -4,9 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -97,15 +94,32 @@ public final class CanonicalJson {
     }
   }
 
-  private static void appendString(StringBuilder out, String s) {
-    try {
-      StringWriter w = new StringWriter();
-      try (var gen = MAPPER.getFactory().createGenerator(w)) {
-        gen.writeString(s);
+  /**
+   * Appends {@code s} as a JSON string: quotes, backslashes and control characters escaped (the
+   * short forms for backspace, tab, newline, form feed and carriage return, {@code \\u00XX} for the
+   * rest), everything else as is. This is the minimal escaping Jackson writes by default.
+   */
+  public static StringBuilder appendString(StringBuilder out, String s) {
+    out.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\b' -> out.append("\\b");
+        case '\t' -> out.append("\\t");
+        case '\n' -> out.append("\\n");
+        case '\f' -> out.append("\\f");
+        case '\r' -> out.append("\\r");
+        default -> {
+          if (c < 0x20) {
+            out.append(String.format("\\u%04X", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
       }
-      out.append(w);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
+    return out.append('"');
   }
 }

@@ -1,10 +1,10 @@
 package io.tilebeam.transforms.key;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.transforms.tiling.TileId;
 import java.io.Serializable;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -57,11 +57,27 @@ public record TileWork(
     if (tile == null) {
       throw new IllegalArgumentException("tile is required");
     }
-    JsonNode p = CanonicalJson.parse(params == null ? "{}" : params);
-    if (!p.isObject()) {
-      throw new IllegalArgumentException("params must be a JSON object, was " + params);
+    params = canonicalParams(params == null ? "{}" : params);
+  }
+
+  /**
+   * Canonical forms of the params strings seen; a job has a handful, and keys are made per tile.
+   */
+  private static final Map<String, String> CANONICAL_PARAMS = new ConcurrentHashMap<>();
+
+  private static String canonicalParams(String params) {
+    String canonical = CANONICAL_PARAMS.get(params);
+    if (canonical == null) {
+      JsonNode p = CanonicalJson.parse(params);
+      if (!p.isObject()) {
+        throw new IllegalArgumentException("params must be a JSON object, was " + params);
+      }
+      canonical = CanonicalJson.write(p);
+      if (CANONICAL_PARAMS.size() < 10_000) {
+        CANONICAL_PARAMS.put(params, canonical);
+      }
     }
-    params = CanonicalJson.write(p);
+    return canonical;
   }
 
   /** The same work for another tile. */
@@ -79,22 +95,25 @@ public record TileWork(
         params);
   }
 
-  /** The canonical JSON of this work: sorted keys, no whitespace, one number form. */
+  /**
+   * The canonical JSON of this work: sorted keys, no whitespace, one number form. Written directly
+   * (members in sorted order, params already canonical) because it is computed once per tile.
+   */
   public String encode() {
-    ObjectNode o = JsonNodeFactory.instance.objectNode();
-    o.put("algorithm", algorithmVersion);
-    o.put("format", format);
-    o.put("layer", layer);
-    o.put("namespace", namespace);
-    o.set("params", CanonicalJson.parse(params));
-    o.put("source", source);
-    o.put("sourceCrs", sourceCrs);
-    o.put("targetCrs", targetCrs);
-    o.put("tileMatrixSet", tileMatrixSet);
-    o.put("x", tile.x());
-    o.put("y", tile.y());
-    o.put("z", tile.z());
-    return CanonicalJson.write(o);
+    StringBuilder s = new StringBuilder(320 + params.length());
+    s.append("{\"algorithm\":").append(algorithmVersion);
+    CanonicalJson.appendString(s.append(",\"format\":"), format);
+    CanonicalJson.appendString(s.append(",\"layer\":"), layer);
+    CanonicalJson.appendString(s.append(",\"namespace\":"), namespace);
+    s.append(",\"params\":").append(params);
+    CanonicalJson.appendString(s.append(",\"source\":"), source);
+    CanonicalJson.appendString(s.append(",\"sourceCrs\":"), sourceCrs);
+    CanonicalJson.appendString(s.append(",\"targetCrs\":"), targetCrs);
+    CanonicalJson.appendString(s.append(",\"tileMatrixSet\":"), tileMatrixSet);
+    s.append(",\"x\":").append(tile.x());
+    s.append(",\"y\":").append(tile.y());
+    s.append(",\"z\":").append(tile.z());
+    return s.append('}').toString();
   }
 
   /**

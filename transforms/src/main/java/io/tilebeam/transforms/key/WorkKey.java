@@ -25,14 +25,19 @@ public record WorkKey(String value) implements Serializable, Comparable<WorkKey>
   /** The key of {@code work}. */
   public static WorkKey of(TileWork work) {
     String preimage = work.namespace() + ":v" + work.algorithmVersion() + ":" + work.encode();
-    try {
-      byte[] hash =
-          MessageDigest.getInstance("SHA-256").digest(preimage.getBytes(StandardCharsets.UTF_8));
-      return new WorkKey(Base32.encode(hash));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every JVM", e);
-    }
+    byte[] hash = SHA256.get().digest(preimage.getBytes(StandardCharsets.UTF_8));
+    return new WorkKey(Base32.encode(hash));
   }
+
+  private static final ThreadLocal<MessageDigest> SHA256 =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException("SHA-256 is required of every JVM", e);
+            }
+          });
 
   /**
    * A small non-negative number derived from the key, for keying state by bounded shards instead of

@@ -56,6 +56,18 @@ class WorkKeyTest {
   }
 
   @Test
+  void stringsAreEscapedAsJacksonEscapesThem() throws Exception {
+    StringBuilder all = new StringBuilder("quote\" back\\ slash/ é ✓ \u2028");
+    for (char c = 0; c < 0x20; c++) {
+      all.append(c);
+    }
+    String s = all.toString();
+    assertEquals(
+        new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(s),
+        CanonicalJson.appendString(new StringBuilder(), s).toString());
+  }
+
+  @Test
   void equalWorkSpelledDifferentlyHasEqualKeys() {
     assertEquals(
         WorkKey.of(work(3, 1, 2, "{\"bufferPixels\":8,\"precision\":3}")),
