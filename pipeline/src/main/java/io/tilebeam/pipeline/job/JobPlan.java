@@ -23,6 +23,7 @@ import io.tilebeam.transforms.tiling.InvalidExtentException;
 import io.tilebeam.transforms.tiling.LayerTiling;
 import io.tilebeam.transforms.tiling.TileId;
 import io.tilebeam.transforms.tiling.TileMatrixSet;
+import io.tilebeam.transforms.tiling.TileMatrixSetJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -96,12 +97,7 @@ public final class JobPlan {
   }
 
   private static LayerPlan layer(String namespace, LayerSpec l, String path) {
-    TileMatrixSet tms;
-    try {
-      tms = TileMatrixSet.builtIn(l.tileMatrixSet());
-    } catch (IllegalArgumentException e) {
-      throw new JobSpecException(path + ".tileMatrixSet", l.tileMatrixSet(), e.getMessage());
-    }
+    TileMatrixSet tms = tileMatrixSet(l.tileMatrixSet(), path + ".tileMatrixSet");
     if (l.maxZoom() > tms.maxZoom()) {
       throw new JobSpecException(
           path + ".zooms",
@@ -128,7 +124,7 @@ public final class JobPlan {
             namespace,
             Algorithm.VERSION,
             l.name(),
-            tms.id(),
+            tms.identity(),
             TileId.of(0, 0, 0),
             sourceIdentity,
             sourceCrs.identity(),
@@ -151,6 +147,30 @@ public final class JobPlan {
             LocalTileSink.rootOf(l.outputUri()).toAbsolutePath().toString(),
             TileFormat.named(l.outputFormat()),
             target));
+  }
+
+  /** A built-in set by name, or a set read from an OGC TMS JSON file at that path. */
+  private static TileMatrixSet tileMatrixSet(String value, String field) {
+    Path file = Path.of(value);
+    if (!value.toLowerCase(java.util.Locale.ROOT).endsWith(".json") && !Files.isRegularFile(file)) {
+      try {
+        return TileMatrixSet.builtIn(value);
+      } catch (IllegalArgumentException e) {
+        throw new JobSpecException(
+            field, value, e.getMessage() + ", or the path of an OGC TMS JSON file");
+      }
+    }
+    String json;
+    try {
+      json = Files.readString(file);
+    } catch (IOException e) {
+      throw new JobSpecException(field, value, "cannot read the tile matrix set file: " + e, e);
+    }
+    try {
+      return TileMatrixSetJson.parse(json);
+    } catch (IllegalArgumentException e) {
+      throw new JobSpecException(field, value, "not a usable OGC TMS JSON: " + e.getMessage(), e);
+    }
   }
 
   private static Path sourcePath(LayerSpec l, String path) {

@@ -63,6 +63,17 @@ public final class CrsResolver {
   }
 
   /**
+   * The CRS that {@code spelling} names with the axis order its definition gives (EPSG:4326 is
+   * latitude first). Only for reading coordinates written in that order; compute in {@link
+   * #resolve}'s east/north CRS.
+   *
+   * @throws UnknownCrsException when SIS cannot read it
+   */
+  public static CoordinateReferenceSystem parseAsDefined(String spelling) {
+    return parse(spelling.trim());
+  }
+
+  /**
    * The identity of the CRS that {@code spelling} names; see {@link #identity}.
    *
    * @throws UnknownCrsException when SIS cannot read it

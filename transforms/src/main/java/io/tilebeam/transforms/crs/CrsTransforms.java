@@ -1,6 +1,7 @@
 package io.tilebeam.transforms.crs;
 
 import io.tilebeam.transforms.tiling.Bounds;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.sis.geometry.Envelopes;
@@ -44,20 +45,32 @@ public final class CrsTransforms {
 
   /**
    * Transforms a box with SIS's curvature-aware envelope transform: the result contains the whole
-   * transformed box, including the extreme points that lie between its corners.
+   * transformed box, including the extreme points that lie between its corners. A result that wraps
+   * around the antimeridian of a geographic target comes back as two boxes, east part first.
    *
    * @throws TransformException when the box cannot be transformed
    */
-  public static Bounds transform(Bounds box, CrsRef source, CrsRef target)
+  public static List<Bounds> transform(Bounds box, CrsRef source, CrsRef target)
       throws TransformException {
     if (source.identity().equals(target.identity())) {
-      return box;
+      return List.of(box);
     }
     CoordinateOperation op = operation(source, target);
     GeneralEnvelope envelope = new GeneralEnvelope(op.getSourceCRS());
     envelope.setRange(0, box.minX(), box.maxX());
     envelope.setRange(1, box.minY(), box.maxY());
     GeneralEnvelope out = Envelopes.transform(op, envelope);
-    return new Bounds(out.getMinimum(0), out.getMinimum(1), out.getMaximum(0), out.getMaximum(1));
+    double minX = out.getLower(0);
+    double maxX = out.getUpper(0);
+    double minY = out.getMinimum(1);
+    double maxY = out.getMaximum(1);
+    if (minX > maxX) {
+      // SIS gives lower > upper for an envelope spanning the antimeridian (range meaning
+      // WRAPAROUND).
+      double span =
+          out.getCoordinateReferenceSystem().getCoordinateSystem().getAxis(0).getMaximumValue();
+      return List.of(new Bounds(minX, minY, span, maxY), new Bounds(-span, minY, maxX, maxY));
+    }
+    return List.of(new Bounds(minX, minY, maxX, maxY));
   }
 }

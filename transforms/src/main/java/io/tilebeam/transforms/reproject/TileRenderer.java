@@ -43,7 +43,7 @@ public final class TileRenderer {
   /** A renderer for one layer. */
   public TileRenderer(RenderSpec spec) {
     this.spec = spec;
-    CrsRef tmsCrs = new CrsRef(spec.tileMatrixSet().crs(), spec.tileMatrixSet().crs());
+    CrsRef tmsCrs = spec.tileMatrixSet().crs();
     this.toTms =
         new CoordinateTransformer(
             CrsTransforms.operation(spec.sourceCrs(), tmsCrs).getMathTransform());

@@ -5,42 +5,50 @@ import io.tilebeam.transforms.crs.CrsResolver;
 import io.tilebeam.transforms.crs.CrsTransforms;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.sis.referencing.CRS;
+import org.opengis.metadata.extent.GeographicBoundingBox;
 import org.opengis.referencing.crs.GeographicCRS;
 import org.opengis.referencing.operation.TransformException;
 
 /**
  * Turns a job's extent into boxes in a tile matrix set's CRS, in this order: validate, split at the
- * antimeridian (RFC 7946 §5.2), clamp latitudes to the set's band, transform each part with a
- * curvature-aware envelope transform.
+ * antimeridian (RFC 7946 §5.2), clamp latitudes to the set's band and to the domain where its CRS
+ * is valid, transform each part with a curvature-aware envelope transform.
  */
 public final class ExtentNormalizer {
 
   private ExtentNormalizer() {}
 
   /**
-   * The parts of {@code extent} in the CRS of {@code tms}, east/north axis order.
+   * The parts of {@code extent} in the CRS of {@code tms}, east/north axis order. Parts that lie
+   * wholly outside the domain of the set's CRS are dropped.
    *
    * @throws InvalidExtentException when the extent is inverted, out of range or not transformable
    */
   public static List<Bounds> normalize(Extent extent, TileMatrixSet tms) {
     List<Bounds> parts = split(extent);
     boolean geographic = isGeographic(extent.crs());
-    CrsRef tmsCrs = new CrsRef(tms.crs(), tms.crs());
+    CrsRef tmsCrs = tms.crs();
     List<Bounds> out = new ArrayList<>(parts.size());
     for (Bounds part : parts) {
-      Bounds clamped = geographic ? clampLatitude(part, tms.latitudeLimit()) : part;
+      Bounds usable = geographic ? clampToDomain(part, tms) : part;
+      if (usable == null) {
+        continue;
+      }
       try {
-        out.add(CrsTransforms.transform(clamped, extent.crs(), tmsCrs));
+        out.addAll(CrsTransforms.transform(usable, extent.crs(), tmsCrs));
       } catch (TransformException | IllegalArgumentException e) {
         throw new InvalidExtentException(
-            "extent " + extent + " cannot be transformed to " + tms.crs() + ": " + e.getMessage(),
-            e);
+            "extent " + extent + " cannot be transformed to " + tmsCrs + ": " + e.getMessage(), e);
       }
     }
     return out;
   }
 
-  /** Validates the extent and splits a geographic box that crosses the antimeridian. */
+  /**
+   * Validates the extent and splits a geographic box that crosses the antimeridian. Longitudes
+   * outside [-180, 180] and south > north are errors; latitudes are left for clamping.
+   */
   static List<Bounds> split(Extent e) {
     double[] values = {e.west(), e.south(), e.east(), e.north()};
     for (double v : values) {
@@ -65,10 +73,8 @@ public final class ExtentNormalizer {
       }
       return List.of(new Bounds(e.west(), e.south(), e.east(), e.north()));
     }
-    checkRange(e, "west", e.west(), 180);
-    checkRange(e, "east", e.east(), 180);
-    checkRange(e, "south", e.south(), 90);
-    checkRange(e, "north", e.north(), 90);
+    checkLongitude(e, "west", e.west());
+    checkLongitude(e, "east", e.east());
     if (e.west() > e.east()) {
       return List.of(
           new Bounds(e.west(), e.south(), 180, e.north()),
@@ -77,27 +83,39 @@ public final class ExtentNormalizer {
     return List.of(new Bounds(e.west(), e.south(), e.east(), e.north()));
   }
 
-  private static void checkRange(Extent e, String name, double value, double limit) {
-    if (value < -limit || value > limit) {
+  private static void checkLongitude(Extent e, String name, double value) {
+    if (value < -180 || value > 180) {
       throw new InvalidExtentException(
-          "extent "
-              + e
-              + " has "
-              + name
-              + " "
-              + value
-              + " outside [-"
-              + limit
-              + ", "
-              + limit
-              + "]");
+          "extent " + e + " has " + name + " " + value + " outside [-180.0, 180.0]");
     }
   }
 
-  private static Bounds clampLatitude(Bounds b, double limit) {
-    double south = Math.max(-limit, Math.min(limit, b.minY()));
-    double north = Math.max(-limit, Math.min(limit, b.maxY()));
-    return new Bounds(b.minX(), south, b.maxX(), north);
+  /**
+   * The part of a longitude/latitude box the set can tile: latitudes within its band, and within
+   * the area where its CRS is defined (a UTM zone, Europe for EPSG:3035). Null when nothing is
+   * left.
+   */
+  private static Bounds clampToDomain(Bounds b, TileMatrixSet tms) {
+    double limit = Math.min(90, tms.latitudeLimit());
+    double west = b.minX();
+    double east = b.maxX();
+    double south = Math.max(-limit, b.minY());
+    double north = Math.min(limit, b.maxY());
+    GeographicBoundingBox domain =
+        CRS.getGeographicBoundingBox(CrsResolver.resolve(tms.crs().definition()));
+    if (domain != null) {
+      south = Math.max(south, domain.getSouthBoundLatitude());
+      north = Math.min(north, domain.getNorthBoundLatitude());
+      // A domain that itself crosses the antimeridian is only used for its latitudes.
+      if (domain.getWestBoundLongitude() <= domain.getEastBoundLongitude()) {
+        west = Math.max(west, domain.getWestBoundLongitude());
+        east = Math.min(east, domain.getEastBoundLongitude());
+      }
+    }
+    if (west > east || south > north) {
+      return null;
+    }
+    return new Bounds(west, south, east, north);
   }
 
   private static boolean isGeographic(CrsRef crs) {

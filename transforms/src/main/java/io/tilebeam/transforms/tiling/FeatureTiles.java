@@ -32,33 +32,44 @@ public final class FeatureTiles {
       int maxZoom,
       double bufferPixels)
       throws TransformException {
-    CrsRef tmsCrs = new CrsRef(tms.crs(), tms.crs());
+    CrsRef tmsCrs = tms.crs();
     Set<TileId> tiles = new LinkedHashSet<>();
     for (int i = 0; i < geometry.getNumGeometries(); i++) {
       Envelope e = geometry.getGeometryN(i).getEnvelopeInternal();
       if (e.isNull()) {
         continue;
       }
-      Bounds box =
+      for (Bounds box :
           CrsTransforms.transform(
-              new Bounds(e.getMinX(), e.getMinY(), e.getMaxX(), e.getMaxY()), sourceCrs, tmsCrs);
-      for (int z = minZoom; z <= maxZoom; z++) {
-        TileMatrix m = tms.matrix(z);
-        Bounds grown =
-            box.expand(
-                bufferPixels * m.tileSpanX() / m.tileWidthPixels(),
-                bufferPixels * m.tileSpanY() / m.tileHeightPixels());
-        TileRange r = TileCover.cover(grown, m).orElse(null);
-        if (r == null) {
-          continue;
-        }
-        for (long y = r.minY(); y <= r.maxY(); y++) {
-          for (long x = r.minX(); x <= r.maxX(); x++) {
-            tiles.add(new TileId(z, x, y));
-          }
-        }
+              new Bounds(e.getMinX(), e.getMinY(), e.getMaxX(), e.getMaxY()), sourceCrs, tmsCrs)) {
+        addTiles(tiles, box, tms, minZoom, maxZoom, bufferPixels);
       }
     }
     return tiles;
+  }
+
+  private static void addTiles(
+      Set<TileId> tiles,
+      Bounds box,
+      TileMatrixSet tms,
+      int minZoom,
+      int maxZoom,
+      double bufferPixels) {
+    for (int z = minZoom; z <= maxZoom; z++) {
+      TileMatrix m = tms.matrix(z);
+      Bounds grown =
+          box.expand(
+              bufferPixels * m.tileSpanX() / m.tileWidthPixels(),
+              bufferPixels * m.tileSpanY() / m.tileHeightPixels());
+      TileRange r = TileCover.cover(grown, m).orElse(null);
+      if (r == null) {
+        continue;
+      }
+      for (long y = r.minY(); y <= r.maxY(); y++) {
+        for (long x = r.minX(); x <= r.maxX(); x++) {
+          tiles.add(new TileId(z, x, y));
+        }
+      }
+    }
   }
 }

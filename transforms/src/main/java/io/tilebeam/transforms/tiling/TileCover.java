@@ -29,7 +29,7 @@ public final class TileCover {
     }
     double x0 = snap((clipped.minX() - matrix.originX()) / matrix.tileSpanX());
     double x1 = snap((clipped.maxX() - matrix.originX()) / matrix.tileSpanX());
-    // Rows count downwards from the top edge.
+    // Rows from the top edge; a matrix whose rows count from the bottom mirrors them below.
     double y0 = snap((matrix.originY() - clipped.maxY()) / matrix.tileSpanY());
     double y1 = snap((matrix.originY() - clipped.minY()) / matrix.tileSpanY());
     long[] cols = span(x0, x1, matrix.matrixWidth(), box.width() == 0);
@@ -37,7 +37,9 @@ public final class TileCover {
     if (cols == null || rows == null) {
       return Optional.empty();
     }
-    return Optional.of(new TileRange(matrix.zoom(), cols[0], rows[0], cols[1], rows[1]));
+    long firstRow = matrix.rowFromTop(rows[matrix.rowsFromBottom() ? 1 : 0]);
+    long lastRow = matrix.rowFromTop(rows[matrix.rowsFromBottom() ? 0 : 1]);
+    return Optional.of(new TileRange(matrix.zoom(), cols[0], firstRow, cols[1], lastRow));
   }
 
   /**

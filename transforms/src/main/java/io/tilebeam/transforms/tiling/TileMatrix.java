@@ -3,8 +3,11 @@ package io.tilebeam.transforms.tiling;
 import java.io.Serializable;
 
 /**
- * One level of a tile matrix set (OGC 17-083r4 §6.1): the top-left corner of the matrix in the
+ * One level of a tile matrix set (OGC 17-083r4 §6.1): the west and north edges of the matrix in the
  * set's CRS (east/north axis order), the size of one tile in CRS units, and the matrix size.
+ *
+ * <p>Rows count from the top unless {@code rowsFromBottom} (a {@code bottomLeft} corner of origin),
+ * where row 0 is the southernmost.
  */
 public record TileMatrix(
     int zoom,
@@ -15,7 +18,8 @@ public record TileMatrix(
     long matrixWidth,
     long matrixHeight,
     int tileWidthPixels,
-    int tileHeightPixels)
+    int tileHeightPixels,
+    boolean rowsFromBottom)
     implements Serializable {
 
   /** Checks that the spans and sizes are positive. */
@@ -28,8 +32,15 @@ public record TileMatrix(
   /** The bounds of one tile of this matrix, in the set's CRS, east/north axis order. */
   public Bounds tileBounds(long x, long y) {
     double minX = originX + x * tileSpanX;
-    double maxY = originY - y * tileSpanY;
+    double maxY = originY - rowFromTop(y) * tileSpanY;
     return new Bounds(minX, maxY - tileSpanY, minX + tileSpanX, maxY);
+  }
+
+  /**
+   * The row counted from the top: {@code y} itself, or its mirror when rows count from the bottom.
+   */
+  public long rowFromTop(long y) {
+    return rowsFromBottom ? matrixHeight - 1 - y : y;
   }
 
   /** The bounds of the whole matrix, in the set's CRS, east/north axis order. */

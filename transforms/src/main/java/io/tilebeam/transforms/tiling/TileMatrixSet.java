@@ -1,5 +1,6 @@
 package io.tilebeam.transforms.tiling;
 
+import io.tilebeam.transforms.crs.CrsRef;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,27 +37,36 @@ public final class TileMatrixSet implements Serializable {
       quadTree("WorldCRS84Quad", "OGC:CRS84", -180, 90, 180, 2, 90);
 
   private final String id;
-  private final String crs;
+  private final String identity;
+  private final CrsRef crs;
   private final List<TileMatrix> matrices;
   private final double latitudeLimit;
 
-  private TileMatrixSet(String id, String crs, List<TileMatrix> matrices, double latitudeLimit) {
+  private TileMatrixSet(
+      String id, String identity, CrsRef crs, List<TileMatrix> matrices, double latitudeLimit) {
     this.id = id;
+    this.identity = identity;
     this.crs = crs;
     this.matrices = List.copyOf(matrices);
     this.latitudeLimit = latitudeLimit;
   }
 
-  /** Builds a custom set from its matrices, ordered by zoom starting at 0. */
+  /**
+   * Builds a custom set from its matrices, ordered by zoom starting at 0. Its {@code identity}
+   * enters work keys, so it must change whenever the definition does (a digest of it does).
+   */
   public static TileMatrixSet of(
-      String id, String crs, List<TileMatrix> matrices, double latitudeLimit) {
+      String id, String identity, CrsRef crs, List<TileMatrix> matrices, double latitudeLimit) {
+    if (matrices.isEmpty()) {
+      throw new IllegalArgumentException("tile matrix set " + id + " has no tile matrices");
+    }
     for (int i = 0; i < matrices.size(); i++) {
       if (matrices.get(i).zoom() != i) {
         throw new IllegalArgumentException(
             "tile matrix set " + id + ": matrix " + i + " has zoom " + matrices.get(i).zoom());
       }
     }
-    return new TileMatrixSet(id, crs, matrices, latitudeLimit);
+    return new TileMatrixSet(id, identity, crs, matrices, latitudeLimit);
   }
 
   /** The built-in WebMercatorQuad set (EPSG:3857, one tile at zoom 0). */
@@ -98,9 +108,10 @@ public final class TileMatrixSet implements Serializable {
     for (int z = 0; z <= MAX_QUAD_ZOOM; z++) {
       double span = zoomZeroSpan / (1L << z);
       matrices.add(
-          new TileMatrix(z, originX, originY, span, span, zoomZeroWidth << z, 1L << z, 256, 256));
+          new TileMatrix(
+              z, originX, originY, span, span, zoomZeroWidth << z, 1L << z, 256, 256, false));
     }
-    return new TileMatrixSet(id, crs, matrices, latitudeLimit);
+    return new TileMatrixSet(id, id, new CrsRef(crs, crs), matrices, latitudeLimit);
   }
 
   /** The identifier, for example {@code WebMercatorQuad}. */
@@ -108,8 +119,16 @@ public final class TileMatrixSet implements Serializable {
     return id;
   }
 
-  /** The CRS of the tiles as a normalised identity, for example {@code EPSG:3857}. */
-  public String crs() {
+  /**
+   * The identity that enters work keys and the ledger: the id of a built-in set, the id and a
+   * digest of the definition of a custom one.
+   */
+  public String identity() {
+    return identity;
+  }
+
+  /** The CRS of the tiles, for example {@code EPSG:3857}. */
+  public CrsRef crs() {
     return crs;
   }
 
@@ -139,14 +158,14 @@ public final class TileMatrixSet implements Serializable {
   @Override
   public boolean equals(Object o) {
     return o instanceof TileMatrixSet other
-        && id.equals(other.id)
+        && identity.equals(other.identity)
         && crs.equals(other.crs)
         && matrices.equals(other.matrices);
   }
 
   @Override
   public int hashCode() {
-    return id.hashCode() * 31 + matrices.hashCode();
+    return identity.hashCode() * 31 + matrices.hashCode();
   }
 
   @Override

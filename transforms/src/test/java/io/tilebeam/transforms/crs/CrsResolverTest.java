@@ -38,7 +38,8 @@ class CrsResolverTest {
     // EPSG:4326 is latitude-first in the EPSG database; tilebeam always hands SIS east/north.
     Bounds b =
         CrsTransforms.transform(
-            new Bounds(10, 50, 10, 50), CrsRef.of("EPSG:4326"), CrsRef.of("EPSG:3857"));
+                new Bounds(10, 50, 10, 50), CrsRef.of("EPSG:4326"), CrsRef.of("EPSG:3857"))
+            .get(0);
     assertEquals(1113194.9079327357, b.minX(), 1e-6);
     assertEquals(6446275.841017158, b.minY(), 1e-6);
   }
