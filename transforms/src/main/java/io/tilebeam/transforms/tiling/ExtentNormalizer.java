@@ -112,7 +112,10 @@ public final class ExtentNormalizer {
         east = Math.min(east, domain.getEastBoundLongitude());
       }
     }
-    if (west > east || south > north) {
+    // A box with an area that is left with none only touched the band's edge: it covers nothing.
+    boolean lostHeight = b.height() > 0 && !(north > south);
+    boolean lostWidth = b.width() > 0 && !(east > west);
+    if (west > east || south > north || lostHeight || lostWidth) {
       return null;
     }
     return new Bounds(west, south, east, north);

@@ -46,6 +46,44 @@ class ExtentNormalizerTest {
     assertEquals(tiles, count(w, s, e, n, a, b));
   }
 
+  private static String tiles(double w, double s, double e, double n, int z) {
+    List<String> out = new java.util.ArrayList<>();
+    new LayerTiling("t", WM, List.of(new Extent(w, s, e, n, WGS84)), z, z)
+        .cover()
+        .forEachTile(t -> out.add(t.x() + "/" + t.y()));
+    return String.join(" ", out);
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        // a box exactly on the edges of z1 tile 1/0 (east half, north half) covers that tile only
+        "0|0|180|85.0511287798066|1|1/0",
+        // a box touching +180 at z2 stays in the last column, one touching -180 in the first
+        "179|1|180|10|2|3/1",
+        "-180|1|-179|10|2|0/1",
+        // crossing the antimeridian: the last and the first columns
+        "179|1|-179|10|2|0/1 3/1",
+        // the equator is a row edge: a box from it northwards is in the northern row only
+        "10|0|20|10|2|2/1",
+        // beyond the south pole is clamped to the band: the bottom row
+        "-10|-90|10|-80|2|1/3 2/3",
+        // wholly beyond the band: nothing to tile
+        "-10|86|10|90|2|''",
+        // touching the band's edge from outside: nothing either
+        "-10|85.0511287798066|10|90|2|''",
+        // a point on the corner of four tiles lies in all four
+        "0|0|0|0|1|0/0 1/0 0/1 1/1",
+        // a point inside one tile
+        "10|50|10|50|4|8/5",
+        // a tiny box well inside one deep tile (slippy-map formula: x 2161.79, y 1389.12)
+        "10.001|50.001|10.0010001|50.0010001|12|2161/1389",
+      })
+  void edgeCasesCoverFixedTiles(double w, double s, double e, double n, int z, String expected) {
+    assertEquals(expected, tiles(w, s, e, n, z));
+  }
+
   @Test
   void southAboveNorthIsAnErrorNamingTheValues() {
     InvalidExtentException e =
