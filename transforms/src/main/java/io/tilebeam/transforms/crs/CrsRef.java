@@ -9,10 +9,21 @@ import java.io.Serializable;
  */
 public record CrsRef(String identity, String definition) implements Serializable {
 
-  /** Resolves {@code spelling} and normalises its identity; see {@link CrsResolver#identity}. */
+  /**
+   * Resolves {@code spelling} and normalises its identity (see {@link CrsIdentities}). When the
+   * identity is an EPSG or CRS84 code, the definition is that code, so that every spelling of one
+   * CRS computes with the authority's definition.
+   *
+   * @throws UnknownCrsException when SIS cannot read it, or a WKT contradicts its own code
+   */
   public static CrsRef of(String spelling) {
-    CrsResolver.resolve(spelling);
-    return new CrsRef(CrsResolver.identityOf(spelling), spelling.trim());
+    if (spelling == null || spelling.isBlank()) {
+      throw new UnknownCrsException(
+          String.valueOf(spelling), new IllegalArgumentException("empty"));
+    }
+    CrsRef ref = CrsIdentities.reference(spelling);
+    CrsResolver.resolve(ref.definition());
+    return ref;
   }
 
   @Override
