@@ -110,7 +110,19 @@ class BadJobTest {
         Arguments.of(
             "[-10, 40, 10, 60]", "[-190, 40, 10, 60]", "layers[0].extents[0].bbox", "-190"),
         // an unknown tile matrix set
-        Arguments.of("WebMercatorQuad", "MarsQuad", "layers[0].tileMatrixSet", "'MarsQuad'"));
+        Arguments.of("WebMercatorQuad", "MarsQuad", "layers[0].tileMatrixSet", "'MarsQuad'"),
+        // an unknown CRS on an extent
+        Arguments.of(
+            "      - bbox: [-10, 40, 10, 60]\n",
+            "      - bbox: [-10, 40, 10, 60]\n        crs: EPSG:0\n",
+            "layers[0].extents[0].crs",
+            "'EPSG:0'"),
+        // a tile matrix set file that is not one
+        Arguments.of(
+            "WebMercatorQuad",
+            "/nonexistent/grid.json",
+            "layers[0].tileMatrixSet",
+            "'/nonexistent/grid.json'"));
   }
 
   @ParameterizedTest
@@ -118,6 +130,21 @@ class BadJobTest {
   void badJobsExitTwoNamingFieldAndValue(String replace, String with, String field, String value)
       throws IOException {
     assertRefused(run(job(layer(replace, with))), field, value);
+  }
+
+  @Test
+  void aTileMatrixSetWithUnnamedAxesIsRefusedNamingTheFile() throws IOException {
+    Path tms = dir.resolve("grid.json");
+    Files.writeString(
+        tms,
+        "{\"id\":\"g\",\"crs\":\"EPSG:3857\",\"orderedAxes\":[\"A\",\"B\"],"
+            + "\"tileMatrices\":[{\"cellSize\":1,\"pointOfOrigin\":[0,0],\"tileWidth\":256,"
+            + "\"tileHeight\":256,\"matrixWidth\":1,\"matrixHeight\":1}]}");
+    assertRefused(
+        run(job(layer("WebMercatorQuad", tms.toString()))),
+        "layers[0].tileMatrixSet",
+        tms.toString(),
+        "orderedAxes");
   }
 
   @Test
