@@ -1,11 +1,11 @@
 package io.tilebeam.io.sink;
 
+import io.tilebeam.transforms.key.Sha256;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /** SHA-256 checksums in the form the ledger records: {@code sha256:<hex>}. */
@@ -15,7 +15,7 @@ public final class Checksums {
 
   /** The checksum of {@code bytes}. */
   public static String of(byte[] bytes) {
-    return "sha256:" + HexFormat.of().formatHex(digest().digest(bytes));
+    return "sha256:" + HexFormat.of().formatHex(Sha256.of(bytes));
   }
 
   /**
@@ -24,7 +24,7 @@ public final class Checksums {
    * @throws IOException when the file cannot be read
    */
   public static String of(Path file) throws IOException {
-    MessageDigest d = digest();
+    MessageDigest d = Sha256.create();
     byte[] buf = new byte[1 << 16];
     try (InputStream in = Files.newInputStream(file)) {
       for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
@@ -32,13 +32,5 @@ public final class Checksums {
       }
     }
     return "sha256:" + HexFormat.of().formatHex(d.digest());
-  }
-
-  private static MessageDigest digest() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every JVM", e);
-    }
   }
 }

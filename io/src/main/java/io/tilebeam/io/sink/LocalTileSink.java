@@ -5,7 +5,6 @@ import io.tilebeam.io.sink.PublishResult.Outcome;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -36,11 +35,6 @@ public final class LocalTileSink {
   public LocalTileSink(Path root, TileFormat format) {
     this.root = root;
     this.format = format;
-  }
-
-  /** The directory a local output URI names: a path or a {@code file:} URI. */
-  public static Path rootOf(String outputUri) {
-    return outputUri.startsWith("file:") ? Path.of(URI.create(outputUri)) : Path.of(outputUri);
   }
 
   /** The final path of a tile. */

@@ -1,5 +1,6 @@
 package io.tilebeam.io.sink;
 
+import io.tilebeam.io.Locations;
 import io.tilebeam.transforms.outcome.TileFailure;
 import io.tilebeam.transforms.reproject.RenderedTile;
 import java.io.IOException;
@@ -81,7 +82,7 @@ public final class TileSinkIO {
       specs.forEach(
           (layer, spec) ->
               sinks.put(
-                  layer, new LocalTileSink(LocalTileSink.rootOf(spec.outputUri()), spec.format())));
+                  layer, new LocalTileSink(Locations.localPath(spec.outputUri()), spec.format())));
     }
 
     @RequiresStableInput

@@ -9,13 +9,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tilebeam.transforms.feature.Feature;
 import io.tilebeam.transforms.key.CanonicalJson;
+import io.tilebeam.transforms.key.Sha256;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -127,15 +127,11 @@ public final class GeoJsonSource {
   }
 
   private static String digestId(JsonNode geometry, String properties) {
-    try {
-      MessageDigest d = MessageDigest.getInstance("SHA-256");
-      d.update(CanonicalJson.write(geometry).getBytes(StandardCharsets.UTF_8));
-      d.update((byte) 0);
-      d.update(properties.getBytes(StandardCharsets.UTF_8));
-      return "sha256:" + HexFormat.of().formatHex(d.digest(), 0, 16);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every JVM", e);
-    }
+    MessageDigest d = Sha256.create();
+    d.update(CanonicalJson.write(geometry).getBytes(StandardCharsets.UTF_8));
+    d.update((byte) 0);
+    d.update(properties.getBytes(StandardCharsets.UTF_8));
+    return "sha256:" + HexFormat.of().formatHex(d.digest(), 0, 16);
   }
 
   private void expect(JsonParser p, JsonToken actual, JsonToken expected) {

@@ -1,5 +1,6 @@
 package io.tilebeam.io.source;
 
+import io.tilebeam.io.Locations;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.tiling.TileMatrixSet;
 import java.io.Serializable;
@@ -20,8 +21,6 @@ public record SourceSpec(
 
   /** The local path of the source: a path or a {@code file:} URI. */
   public java.nio.file.Path path() {
-    return uri.startsWith("file:")
-        ? java.nio.file.Path.of(java.net.URI.create(uri))
-        : java.nio.file.Path.of(uri);
+    return Locations.localPath(uri);
   }
 }

@@ -1,9 +1,9 @@
 package io.tilebeam.pipeline.job;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tilebeam.io.Locations;
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.sink.Checksums;
-import io.tilebeam.io.sink.LocalTileSink;
 import io.tilebeam.io.sink.PublishSpec;
 import io.tilebeam.io.source.GeoJsonSource;
 import io.tilebeam.io.source.SourceFormatException;
@@ -144,7 +144,7 @@ public final class JobPlan {
             buffer),
         new RenderSpec(tms, sourceCrs, target, buffer, precision),
         new PublishSpec(
-            LocalTileSink.rootOf(l.outputUri()).toAbsolutePath().toString(),
+            localPath(l.outputUri(), path + ".output.uri").toString(),
             TileFormat.named(l.outputFormat()),
             target));
   }
@@ -174,26 +174,22 @@ public final class JobPlan {
   }
 
   private static Path sourcePath(LayerSpec l, String path) {
-    String uri = l.sourceUri();
-    if (uri.contains("://") && !uri.startsWith("file:")) {
-      throw new JobSpecException(
-          path + ".source.uri",
-          uri,
-          "only local paths and file: URIs are supported by this version");
-    }
-    Path p;
-    try {
-      p = uri.startsWith("file:") ? Path.of(java.net.URI.create(uri)) : Path.of(uri);
-    } catch (IllegalArgumentException e) {
-      throw new JobSpecException(path + ".source.uri", uri, "is not a valid path or URI", e);
-    }
+    Path p = localPath(l.sourceUri(), path + ".source.uri");
     if (!Files.isRegularFile(p)) {
-      throw new JobSpecException(path + ".source.uri", uri, "no such file");
+      throw new JobSpecException(path + ".source.uri", l.sourceUri(), "no such file");
     }
     if (!Files.isReadable(p)) {
-      throw new JobSpecException(path + ".source.uri", uri, "is not readable");
+      throw new JobSpecException(path + ".source.uri", l.sourceUri(), "is not readable");
     }
     return p;
+  }
+
+  private static Path localPath(String uri, String field) {
+    try {
+      return Locations.localPath(uri).toAbsolutePath();
+    } catch (IllegalArgumentException e) {
+      throw new JobSpecException(field, uri, e.getMessage(), e);
+    }
   }
 
   /** The job's CRS, else the one the file declares, else RFC 7946's CRS84; the two must agree. */
@@ -261,25 +257,13 @@ public final class JobPlan {
   }
 
   private static void checkOutput(LayerSpec l, String path) {
-    String uri = l.outputUri();
-    if (uri.contains("://") && !uri.startsWith("file:")) {
-      throw new JobSpecException(
-          path + ".output.uri",
-          uri,
-          "only local directories and file: URIs are supported by this version");
-    }
-    Path root;
-    try {
-      root = LocalTileSink.rootOf(uri).toAbsolutePath();
-    } catch (IllegalArgumentException e) {
-      throw new JobSpecException(path + ".output.uri", uri, "is not a valid path or URI", e);
-    }
-    Path existing = root;
+    Path existing = localPath(l.outputUri(), path + ".output.uri");
     while (existing != null && !Files.exists(existing)) {
       existing = existing.getParent();
     }
     if (existing == null || !Files.isDirectory(existing) || !Files.isWritable(existing)) {
-      throw new JobSpecException(path + ".output.uri", uri, "is not a writable directory");
+      throw new JobSpecException(
+          path + ".output.uri", l.outputUri(), "is not a writable directory");
     }
   }
 

@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -22,8 +19,7 @@ class BadJobTest {
 
   @TempDir Path dir;
 
-  private static final String SAMPLE =
-      Path.of("../src/samples/islands.geojson").toAbsolutePath().toString();
+  private static final String SAMPLE = TestJobs.SAMPLE_SOURCE;
 
   private String job(String layer) {
     return "namespace: bad-jobs\nlayers:\n" + layer;
@@ -53,11 +49,9 @@ class BadJobTest {
     return base.replace(replace, with);
   }
 
-  private Result run(String yaml, String... extra) throws IOException {
+  private TestJobs.Result run(String yaml, String... extra) throws IOException {
     Path job = dir.resolve("job.yaml");
     Files.writeString(job, yaml);
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
     String[] args = new String[4 + 2 + extra.length];
     args[0] = "run";
     args[1] = "--job";
@@ -66,17 +60,10 @@ class BadJobTest {
     args[4] = dir.resolve("home").toString();
     args[5] = "--runner=DirectRunner";
     System.arraycopy(extra, 0, args, 6, extra.length);
-    int code =
-        Tilebeam.execute(
-            args,
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(code, err.toString(StandardCharsets.UTF_8));
+    return TestJobs.execute(args);
   }
 
-  private record Result(int code, String err) {}
-
-  private void assertRefused(Result r, String... fragments) {
+  private void assertRefused(TestJobs.Result r, String... fragments) {
     assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
     for (String f : fragments) {
       assertTrue(r.err().contains(f), "'" + f + "' not in: " + r.err());
@@ -154,7 +141,7 @@ class BadJobTest {
 
   @Test
   void unreachableLedgerExitsOneNamingTheMaskedUrlWithNothingWritten() throws IOException {
-    Result r =
+    TestJobs.Result r =
         run(
             job(layer("x", "x")),
             "--ledger",
@@ -169,11 +156,6 @@ class BadJobTest {
   @Test
   void unknownCommandAndBadFlagsExitTwo() throws IOException {
     assertRefused(run(job(layer("x", "x")), "--task-timeout", "soon"), "--task-timeout", "soon");
-    assertEquals(
-        ExitCode.BAD_INPUT,
-        Tilebeam.execute(
-            new String[] {"explode"},
-            new PrintStream(new ByteArrayOutputStream()),
-            new PrintStream(new ByteArrayOutputStream())));
+    assertEquals(ExitCode.BAD_INPUT, TestJobs.execute("explode").code());
   }
 }

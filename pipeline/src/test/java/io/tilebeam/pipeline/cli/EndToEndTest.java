@@ -8,11 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.ledger.EmbeddedLedger;
 import io.tilebeam.io.sink.Checksums;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -48,18 +45,6 @@ class EndToEndTest {
 
   @TempDir Path dir;
 
-  private Path writeJob() throws IOException {
-    String job =
-        Files.readString(Path.of("../src/samples/sample-job.yaml"))
-            .replace(
-                "src/samples/islands.geojson",
-                Path.of("../src/samples/islands.geojson").toAbsolutePath().toString())
-            .replace("uri: out/", "uri: " + dir.resolve("out"));
-    Path file = dir.resolve("job.yaml");
-    Files.writeString(file, job);
-    return file;
-  }
-
   private JsonNode run(Path job, String... runner) throws IOException {
     Path report = dir.resolve("report.json");
     Files.deleteIfExists(report);
@@ -75,13 +60,8 @@ class EndToEndTest {
     };
     System.arraycopy(own, 0, args, 0, own.length);
     System.arraycopy(runner, 0, args, own.length, runner.length);
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code =
-        Tilebeam.execute(
-            args,
-            new PrintStream(new ByteArrayOutputStream()),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    assertEquals(ExitCode.OK, code, err.toString(StandardCharsets.UTF_8));
+    TestJobs.Result r = TestJobs.execute(args);
+    assertEquals(ExitCode.OK, r.code(), r.err());
     return new ObjectMapper().readTree(report.toFile());
   }
 
@@ -118,7 +98,7 @@ class EndToEndTest {
   }
 
   private void runTwiceAndCheck(String... runner) throws Exception {
-    Path job = writeJob();
+    Path job = TestJobs.sample(dir);
     JsonNode first = run(job, runner);
     assertEquals(SAMPLE_TILES, first.get("planned").asLong(), first.toString());
     assertEquals(SAMPLE_TILES, first.get("claimed").asLong(), first.toString());

@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -23,32 +20,11 @@ class PlanCommandTest {
 
   @Test
   void listsEveryTileOnceAsPendingAndWritesNothingElse() throws Exception {
-    String job =
-        Files.readString(Path.of("../src/samples/sample-job.yaml"))
-            .replace(
-                "src/samples/islands.geojson",
-                Path.of("../src/samples/islands.geojson").toAbsolutePath().toString())
-            .replace("uri: out/", "uri: " + dir.resolve("out"));
-    Path jobFile = dir.resolve("job.yaml");
-    Files.writeString(jobFile, job);
+    Path jobFile = TestJobs.sample(dir);
     Path tiles = dir.resolve("tiles.jsonl");
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int code =
-        Tilebeam.execute(
-            new String[] {
-              "plan",
-              "--job",
-              jobFile.toString(),
-              "--home",
-              dir.resolve("home").toString(),
-              "--tiles-out",
-              tiles.toString()
-            },
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(new ByteArrayOutputStream()));
-    assertEquals(ExitCode.OK, code);
-    assertTrue(
-        out.toString(StandardCharsets.UTF_8).contains("152 tiles, 152 pending"), out.toString());
+    TestJobs.Result r = TestJobs.plan(jobFile, dir, tiles);
+    assertEquals(ExitCode.OK, r.code(), r.err());
+    assertTrue(r.out().contains("152 tiles, 152 pending"), r.out());
     List<String> lines = Files.readAllLines(tiles);
     assertEquals(EndToEndTest.SAMPLE_TILES, lines.size());
     Set<String> keys = new HashSet<>();

@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
@@ -23,8 +20,7 @@ class PlanExactnessTest {
 
   @TempDir Path dir;
 
-  private static final String SOURCE =
-      Path.of("../src/samples/islands.geojson").toAbsolutePath().toString();
+  private static final String SOURCE = TestJobs.SAMPLE_SOURCE;
   private static final String LAEA =
       Path.of("../transforms/src/test/resources/tms/laea-europe.json").toAbsolutePath().toString();
 
@@ -71,21 +67,8 @@ class PlanExactnessTest {
     Path jobFile = dir.resolve("job.yaml");
     Files.writeString(jobFile, job);
     Path out = dir.resolve("tiles.jsonl");
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code =
-        Tilebeam.execute(
-            new String[] {
-              "plan",
-              "--job",
-              jobFile.toString(),
-              "--home",
-              dir.resolve("home").toString(),
-              "--tiles-out",
-              out.toString()
-            },
-            new PrintStream(new ByteArrayOutputStream()),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    assertEquals(ExitCode.OK, code, err.toString(StandardCharsets.UTF_8));
+    TestJobs.Result r = TestJobs.plan(jobFile, dir, out);
+    assertEquals(ExitCode.OK, r.code(), r.err());
     Set<String> listed = new TreeSet<>();
     for (String line : Files.readAllLines(out)) {
       JsonNode o = new ObjectMapper().readTree(line);

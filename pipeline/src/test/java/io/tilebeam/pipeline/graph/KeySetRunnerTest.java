@@ -2,6 +2,7 @@ package io.tilebeam.pipeline.graph;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tilebeam.pipeline.cli.TestJobs;
 import io.tilebeam.pipeline.job.JobPlan;
 import io.tilebeam.pipeline.job.JobSpecParser;
 import io.tilebeam.pipeline.job.LayerPlan;
@@ -33,13 +34,7 @@ class KeySetRunnerTest {
   @TempDir Path dir;
 
   private JobPlan plan() throws IOException {
-    String job =
-        Files.readString(Path.of("../src/samples/sample-job.yaml"))
-            .replace(
-                "src/samples/islands.geojson",
-                Path.of("../src/samples/islands.geojson").toAbsolutePath().toString())
-            .replace("uri: out/", "uri: " + dir.resolve("out"));
-    return JobPlan.resolve(JobSpecParser.parse(job));
+    return JobPlan.resolve(JobSpecParser.parse(TestJobs.sample(dir)));
   }
 
   private Set<String> keysOn(JobPlan plan, String name, String... runner) throws IOException {

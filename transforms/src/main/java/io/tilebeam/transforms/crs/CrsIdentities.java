@@ -1,10 +1,7 @@
 package io.tilebeam.transforms.crs;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.tilebeam.transforms.key.Sha256;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -100,7 +97,7 @@ final class CrsIdentities {
     if (found != null) {
       return epsgRef(found);
     }
-    return new CrsRef("WKT2:" + sha256(wkt2(parsed)), s);
+    return new CrsRef("WKT2:" + Sha256.hex(wkt2(parsed)), s);
   }
 
   private static CrsRef epsgRef(int code) {
@@ -219,14 +216,5 @@ final class CrsIdentities {
     WKTFormat format = new WKTFormat(Locale.ROOT, java.time.ZoneOffset.UTC);
     format.setConvention(Convention.WKT2);
     return format.format(crs);
-  }
-
-  private static String sha256(String text) {
-    try {
-      MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      return HexFormat.of().formatHex(digest.digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every JVM", e);
-    }
   }
 }

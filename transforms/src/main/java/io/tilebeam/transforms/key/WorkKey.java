@@ -2,8 +2,6 @@ package io.tilebeam.transforms.key;
 
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.regex.Pattern;
 
 /**
@@ -25,19 +23,8 @@ public record WorkKey(String value) implements Serializable, Comparable<WorkKey>
   /** The key of {@code work}. */
   public static WorkKey of(TileWork work) {
     String preimage = work.namespace() + ":v" + work.algorithmVersion() + ":" + work.encode();
-    byte[] hash = SHA256.get().digest(preimage.getBytes(StandardCharsets.UTF_8));
-    return new WorkKey(Base32.encode(hash));
+    return new WorkKey(Base32.encode(Sha256.of(preimage.getBytes(StandardCharsets.UTF_8))));
   }
-
-  private static final ThreadLocal<MessageDigest> SHA256 =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              return MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-              throw new IllegalStateException("SHA-256 is required of every JVM", e);
-            }
-          });
 
   /**
    * A small non-negative number derived from the key, for keying state by bounded shards instead of

@@ -4,11 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.crs.CrsResolver;
 import io.tilebeam.transforms.key.CanonicalJson;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.tilebeam.transforms.key.Sha256;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -56,7 +53,7 @@ public final class TileMatrixSetJson {
     for (int z = 0; z < list.size(); z++) {
       matrices.add(matrix(list.get(z), z, northFirst));
     }
-    String identity = id + "@" + digest(CanonicalJson.write(root));
+    String identity = id + "@" + Sha256.hex(CanonicalJson.write(root)).substring(0, 16);
     return TileMatrixSet.of(id, identity, crs, matrices, 90);
   }
 
@@ -154,15 +151,5 @@ public final class TileMatrixSetJson {
       throw new IllegalArgumentException(field + " is required");
     }
     return v.asText();
-  }
-
-  private static String digest(String canonical) {
-    try {
-      byte[] h =
-          MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(h, 0, 8);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every JVM", e);
-    }
   }
 }

@@ -1,0 +1,57 @@
+package io.tilebeam.pipeline.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** The sample job and the command line, for tests that run them in a temporary directory. */
+public final class TestJobs {
+
+  /** The sample source, by absolute path (tests run in the module directory). */
+  public static final String SAMPLE_SOURCE =
+      Path.of("../src/samples/islands.geojson").toAbsolutePath().toString();
+
+  private TestJobs() {}
+
+  /** Writes the sample job into {@code dir}, publishing into {@code dir/out}; returns its path. */
+  public static Path sample(Path dir) throws IOException {
+    String job =
+        Files.readString(Path.of("../src/samples/sample-job.yaml"))
+            .replace("src/samples/islands.geojson", SAMPLE_SOURCE)
+            .replace("uri: out/", "uri: " + dir.resolve("out"));
+    Path file = dir.resolve("job.yaml");
+    Files.writeString(file, job);
+    return file;
+  }
+
+  /** Runs {@code plan} on a job with the ledger home in {@code dir/home}, tiles into a file. */
+  public static Result plan(Path job, Path dir, Path tilesOut) {
+    return execute(
+        "plan",
+        "--job",
+        job.toString(),
+        "--home",
+        dir.resolve("home").toString(),
+        "--tiles-out",
+        tilesOut.toString());
+  }
+
+  /** What a command printed and returned. */
+  public record Result(int code, String out, String err) {}
+
+  /** Runs the command line in this JVM. */
+  public static Result execute(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        Tilebeam.execute(
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Result(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+}
