@@ -7,14 +7,19 @@ import java.time.Duration;
  * How a run claims work: its run id (the owner of its claims), the stale window after which another
  * run's claim may be taken over, the keys per statement and the number of state shards.
  */
-public record ClaimSettings(String runId, Duration staleAfter, int batchSize, int shards)
+public record ClaimSettings(
+    String runId, Duration staleAfter, int batchSize, int shards, boolean retryFailed)
     implements Serializable {
 
   /** The keys per claim statement when none is set. */
   public static final int DEFAULT_BATCH_SIZE = 500;
 
-  /** The state shards when none is set. */
-  public static final int DEFAULT_SHARDS = 64;
+  /**
+   * The state shards when none is set. Each shard claims and commits its last, partial batch on its
+   * own, so round trips per run are at most ceil(tiles / batch) + shards per stage: few shards keep
+   * that constant small, and one 500-key statement per shard is plenty of parallelism.
+   */
+  public static final int DEFAULT_SHARDS = 4;
 
   /** Checks every field. */
   public ClaimSettings {
@@ -34,11 +39,21 @@ public record ClaimSettings(String runId, Duration staleAfter, int batchSize, in
 
   /** Settings with the default batch size and shard count. */
   public static ClaimSettings of(String runId, Duration staleAfter) {
-    return new ClaimSettings(runId, staleAfter, DEFAULT_BATCH_SIZE, DEFAULT_SHARDS);
+    return new ClaimSettings(runId, staleAfter, DEFAULT_BATCH_SIZE, DEFAULT_SHARDS, false);
   }
 
   /** The same settings with another batch size. */
   public ClaimSettings withBatchSize(int size) {
-    return new ClaimSettings(runId, staleAfter, size, shards);
+    return new ClaimSettings(runId, staleAfter, size, shards, retryFailed);
+  }
+
+  /** The same settings with another number of state shards. */
+  public ClaimSettings withShards(int count) {
+    return new ClaimSettings(runId, staleAfter, batchSize, count, retryFailed);
+  }
+
+  /** The same settings, claiming tiles that failed permanently in earlier runs too. */
+  public ClaimSettings withRetryFailed(boolean retry) {
+    return new ClaimSettings(runId, staleAfter, batchSize, shards, retry);
   }
 }

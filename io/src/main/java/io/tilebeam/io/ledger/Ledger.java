@@ -34,9 +34,12 @@ public final class Ledger implements AutoCloseable {
           + " SELECT work_key, namespace, layer, tile_matrix_set, z, x, y, ?, now() FROM input"
           + " ORDER BY work_key" // one lock order for every run: concurrent batches cannot deadlock
           + " ON CONFLICT (work_key) DO UPDATE SET run_id = EXCLUDED.run_id, claimed_at = now(),"
+          + " failed_at = NULL,"
           + " attempts = t.attempts + CASE WHEN t.run_id = EXCLUDED.run_id THEN 0 ELSE 1 END"
-          + " WHERE t.completed_at IS NULL AND t.failed_at IS NULL"
-          + " AND (t.run_id = EXCLUDED.run_id OR t.claimed_at < now() - make_interval(secs => ?))"
+          + " WHERE t.completed_at IS NULL"
+          + " AND (t.failed_at IS NULL OR ?)"
+          + " AND (t.run_id = EXCLUDED.run_id OR t.failed_at IS NOT NULL"
+          + " OR t.claimed_at < now() - make_interval(secs => ?))"
           + " RETURNING t.work_key)"
           + " SELECT i.work_key, CASE WHEN c.work_key IS NOT NULL THEN 'CLAIMED'"
           + " WHEN t.completed_at IS NOT NULL THEN 'COMPLETED'"
@@ -106,12 +109,16 @@ public final class Ledger implements AutoCloseable {
 
   /**
    * Claims a batch of distinct keys for {@code runId} in one statement. New keys, keys this run
-   * already owns, and claims older than {@code staleAfter} are claimed; the rest say why not.
+   * already owns, claims older than {@code staleAfter} and, with {@code retryFailed}, keys that
+   * failed in another run are claimed; the rest say why not.
    *
    * @throws SQLException when the statement fails
    */
   public Map<WorkKey, ClaimState> claim(
-      String runId, Duration staleAfter, List<Map.Entry<WorkKey, TileWork>> batch)
+      String runId,
+      Duration staleAfter,
+      boolean retryFailed,
+      List<Map.Entry<WorkKey, TileWork>> batch)
       throws SQLException {
     Map<WorkKey, ClaimState> states = new HashMap<>();
     if (batch.isEmpty()) {
@@ -126,7 +133,8 @@ public final class Ledger implements AutoCloseable {
       st.setArray(6, array("int8", batch, e -> e.getValue().tile().x()));
       st.setArray(7, array("int8", batch, e -> e.getValue().tile().y()));
       st.setString(8, runId);
-      st.setDouble(9, staleAfter.toMillis() / 1000.0);
+      st.setBoolean(9, retryFailed);
+      st.setDouble(10, staleAfter.toMillis() / 1000.0);
       roundTrips++;
       try (ResultSet rs = st.executeQuery()) {
         while (rs.next()) {
@@ -222,6 +230,184 @@ public final class Ledger implements AutoCloseable {
       st.setString(3, runId);
       roundTrips++;
       st.executeUpdate();
+    }
+  }
+
+  /**
+   * Releases the unfinished claims of {@code runId} at once (the run is known to be dead), and
+   * marks the run abandoned. Returns how many claims were released.
+   *
+   * @throws SQLException when the statement fails
+   */
+  public int releaseRun(String runId) throws SQLException {
+    int released =
+        update(
+            "DELETE FROM tiles WHERE run_id = ? AND completed_at IS NULL AND failed_at IS NULL",
+            st -> st.setString(1, runId));
+    update(
+        "UPDATE runs SET status = 'abandoned', ended_at = now() WHERE run_id = ?"
+            + " AND ended_at IS NULL",
+        st -> st.setString(1, runId));
+    return released;
+  }
+
+  /**
+   * Releases every unfinished claim older than {@code olderThan} by the database clock. Returns how
+   * many claims were released.
+   *
+   * @throws SQLException when the statement fails
+   */
+  public int releaseStale(Duration olderThan) throws SQLException {
+    return update(
+        "DELETE FROM tiles WHERE completed_at IS NULL AND failed_at IS NULL"
+            + " AND claimed_at < now() - make_interval(secs => ?)",
+        st -> st.setDouble(1, olderThan.toMillis() / 1000.0));
+  }
+
+  /**
+   * Deletes the rows of these keys: the first step of retiring output, so that a missing row costs
+   * a rebuild instead of a stale row leaving a hole.
+   *
+   * @throws SQLException when the statement fails
+   */
+  public int forget(List<WorkKey> keys) throws SQLException {
+    return update(
+        "DELETE FROM tiles WHERE work_key = ANY(?::text[])",
+        st -> st.setArray(1, texts(keys, WorkKey::value)));
+  }
+
+  /**
+   * The completed rows of a namespace, in key order, for {@code verify}.
+   *
+   * @throws SQLException when the statement fails
+   */
+  public List<CompletedRow> completed(String namespace) throws SQLException {
+    List<CompletedRow> rows = new java.util.ArrayList<>();
+    try (PreparedStatement st =
+        connection.prepareStatement(
+            "SELECT work_key, layer, z, x, y, output_uri, checksum, feature_count FROM tiles"
+                + " WHERE namespace = ? AND completed_at IS NOT NULL ORDER BY work_key")) {
+      st.setString(1, namespace);
+      roundTrips++;
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          rows.add(
+              new CompletedRow(
+                  new WorkKey(rs.getString(1)),
+                  rs.getString(2),
+                  rs.getInt(3),
+                  rs.getLong(4),
+                  rs.getLong(5),
+                  rs.getString(6),
+                  rs.getString(7),
+                  rs.getLong(8)));
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** A completed ledger row: the tile and the output it records. */
+  public record CompletedRow(
+      WorkKey key,
+      String layer,
+      int z,
+      long x,
+      long y,
+      String outputUri,
+      String checksum,
+      long featureCount) {}
+
+  /**
+   * Per namespace, layer and zoom: completed, failed, in-flight and stale counts; for {@code
+   * status}. {@code namespace} null means every namespace.
+   *
+   * @throws SQLException when the statement fails
+   */
+  public List<StatusRow> status(String namespace, Duration staleAfter) throws SQLException {
+    List<StatusRow> rows = new java.util.ArrayList<>();
+    try (PreparedStatement st =
+        connection.prepareStatement(
+            "SELECT namespace, layer, z,"
+                + " count(*) FILTER (WHERE completed_at IS NOT NULL),"
+                + " count(*) FILTER (WHERE completed_at IS NULL AND failed_at IS NOT NULL),"
+                + " count(*) FILTER (WHERE completed_at IS NULL AND failed_at IS NULL"
+                + "   AND claimed_at >= now() - make_interval(secs => ?)),"
+                + " count(*) FILTER (WHERE completed_at IS NULL AND failed_at IS NULL"
+                + "   AND claimed_at < now() - make_interval(secs => ?))"
+                + " FROM tiles WHERE (?::text IS NULL OR namespace = ?)"
+                + " GROUP BY namespace, layer, z ORDER BY namespace, layer, z")) {
+      double secs = staleAfter.toMillis() / 1000.0;
+      st.setDouble(1, secs);
+      st.setDouble(2, secs);
+      st.setString(3, namespace);
+      st.setString(4, namespace);
+      roundTrips++;
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          rows.add(
+              new StatusRow(
+                  rs.getString(1),
+                  rs.getString(2),
+                  rs.getInt(3),
+                  rs.getLong(4),
+                  rs.getLong(5),
+                  rs.getLong(6),
+                  rs.getLong(7)));
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** Counts of one namespace, layer and zoom. */
+  public record StatusRow(
+      String namespace,
+      String layer,
+      int z,
+      long completed,
+      long failed,
+      long inFlight,
+      long stale) {}
+
+  /**
+   * The most recent runs, newest first, as {@code run_id, started_at, ended_at, status, counts}.
+   *
+   * @throws SQLException when the statement fails
+   */
+  public List<List<String>> recentRuns(int limit) throws SQLException {
+    List<List<String>> rows = new java.util.ArrayList<>();
+    try (PreparedStatement st =
+        connection.prepareStatement(
+            "SELECT run_id, started_at::text, coalesce(ended_at::text, ''), status,"
+                + " coalesce(counts::text, '') FROM runs ORDER BY started_at DESC LIMIT ?")) {
+      st.setInt(1, limit);
+      roundTrips++;
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          rows.add(
+              List.of(
+                  rs.getString(1),
+                  rs.getString(2),
+                  rs.getString(3),
+                  rs.getString(4),
+                  rs.getString(5)));
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** Binds a statement's parameters. */
+  private interface Binder {
+    void bind(PreparedStatement st) throws SQLException;
+  }
+
+  private int update(String sql, Binder binder) throws SQLException {
+    try (PreparedStatement st = connection.prepareStatement(sql)) {
+      binder.bind(st);
+      roundTrips++;
+      return st.executeUpdate();
     }
   }
 

@@ -71,6 +71,9 @@ public final class LedgerIO {
   /** Failures recorded. */
   public static final String FAILED = "failed";
 
+  /** Statements sent to the ledger by the two stages. */
+  public static final String ROUND_TRIPS = "ledgerRoundTrips";
+
   private LedgerIO() {}
 
   /** Stage 3, FilterAgainstLedger: dedupes keys and claims them in batches. */
@@ -120,6 +123,7 @@ public final class LedgerIO {
     private final Counter completed = Metrics.counter(LedgerIO.class, SKIPPED_COMPLETED);
     private final Counter inFlight = Metrics.counter(LedgerIO.class, SKIPPED_IN_FLIGHT);
     private final Counter failed = Metrics.counter(LedgerIO.class, SKIPPED_FAILED);
+    private final Counter roundTrips = Metrics.counter(LedgerIO.class, ROUND_TRIPS);
     private transient Ledger ledger;
 
     @StateId("seen")
@@ -203,7 +207,8 @@ public final class LedgerIO {
         return;
       }
       Map<WorkKey, ClaimState> states =
-          ledger.claim(settings.runId(), settings.staleAfter(), batch);
+          ledger.claim(settings.runId(), settings.staleAfter(), settings.retryFailed(), batch);
+      roundTrips.inc();
       for (Map.Entry<WorkKey, TileWork> e : batch) {
         ClaimState state = states.get(e.getKey());
         if (state == null) {
@@ -278,6 +283,7 @@ public final class LedgerIO {
     private final Counter committed = Metrics.counter(LedgerIO.class, COMMITTED);
     private final Counter lost = Metrics.counter(LedgerIO.class, LOST_CLAIMS);
     private final Counter failed = Metrics.counter(LedgerIO.class, FAILED);
+    private final Counter roundTrips = Metrics.counter(LedgerIO.class, ROUND_TRIPS);
     private transient Ledger ledger;
 
     CommitFn(LedgerConfig config, ClaimSettings settings) {
@@ -328,6 +334,7 @@ public final class LedgerIO {
         return 0;
       }
       int n = ledger.complete(settings.runId(), done).size();
+      roundTrips.inc();
       committed.inc(n);
       lost.inc(done.size() - n);
       done.clear();
@@ -339,6 +346,7 @@ public final class LedgerIO {
         return 0;
       }
       int n = ledger.fail(settings.runId(), failures).size();
+      roundTrips.inc();
       failed.inc(failures.size());
       lost.inc(failures.size() - n);
       failures.clear();

@@ -4,6 +4,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationState;
 import org.flywaydb.core.api.output.MigrateResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,6 +16,33 @@ public final class LedgerSchema {
   private static final Logger LOG = LoggerFactory.getLogger(LedgerSchema.class);
 
   private LedgerSchema() {}
+
+  /** A ledger migrated by a newer tilebeam would be misread by this one: refuse it, clearly. */
+  private static void refuseNewerSchema(Flyway flyway, LedgerConfig config) {
+    MigrationInfo[] all = flyway.info().all();
+    String newest = null;
+    String known = null;
+    for (MigrationInfo m : all) {
+      if (m.getState() == MigrationState.FUTURE_SUCCESS) {
+        newest = m.getVersion().toString();
+      } else if (m.getVersion() != null) {
+        known = m.getVersion().toString();
+      }
+    }
+    if (newest != null) {
+      throw new LedgerUnavailableException(
+          "the ledger at "
+              + config.maskedUrl()
+              + " (schema "
+              + config.schema()
+              + ") has schema version "
+              + newest
+              + ", newer than this tilebeam knows ("
+              + known
+              + "); run a tilebeam at least as new as the one that migrated it",
+          null);
+    }
+  }
 
   /**
    * Applies pending migrations. A schema newer than this code is refused.
@@ -39,6 +68,7 @@ public final class LedgerSchema {
               .ignoreMigrationPatterns("*:missing")
               .validateOnMigrate(true)
               .load();
+      refuseNewerSchema(flyway, config);
       MigrateResult result = flyway.migrate();
       if (result.migrationsExecuted > 0) {
         LOG.info(

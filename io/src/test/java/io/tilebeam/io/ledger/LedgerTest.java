@@ -54,13 +54,13 @@ class LedgerTest {
   void claimsAreOwnedByTheRunAndSkippedByOthers() throws Exception {
     var batch = batch("owned", 5);
     try (Ledger ledger = Ledger.open(config)) {
-      Map<WorkKey, ClaimState> first = ledger.claim("run-a", Duration.ofHours(1), batch);
+      Map<WorkKey, ClaimState> first = ledger.claim("run-a", Duration.ofHours(1), false, batch);
       assertTrue(first.values().stream().allMatch(s -> s == ClaimState.CLAIMED), first.toString());
       // A retried bundle of the same run re-enters its claims.
-      Map<WorkKey, ClaimState> again = ledger.claim("run-a", Duration.ofHours(1), batch);
+      Map<WorkKey, ClaimState> again = ledger.claim("run-a", Duration.ofHours(1), false, batch);
       assertTrue(again.values().stream().allMatch(s -> s == ClaimState.CLAIMED));
       // Another live run is refused.
-      Map<WorkKey, ClaimState> other = ledger.claim("run-b", Duration.ofHours(1), batch);
+      Map<WorkKey, ClaimState> other = ledger.claim("run-b", Duration.ofHours(1), false, batch);
       assertTrue(other.values().stream().allMatch(s -> s == ClaimState.IN_FLIGHT));
       assertEquals(3, ledger.roundTrips());
     }
@@ -70,7 +70,7 @@ class LedgerTest {
   void completedWorkIsSkippedAndOnlyTheOwnerCompletes() throws Exception {
     var batch = batch("completed", 3);
     try (Ledger ledger = Ledger.open(config)) {
-      ledger.claim("run-a", Duration.ofHours(1), batch);
+      ledger.claim("run-a", Duration.ofHours(1), false, batch);
       List<PublishResult> results = new ArrayList<>();
       for (var e : batch) {
         results.add(
@@ -84,7 +84,7 @@ class LedgerTest {
       }
       assertEquals(0, ledger.complete("run-b", results).size());
       assertEquals(3, ledger.complete("run-a", results).size());
-      Map<WorkKey, ClaimState> later = ledger.claim("run-c", Duration.ofMillis(1), batch);
+      Map<WorkKey, ClaimState> later = ledger.claim("run-c", Duration.ofMillis(1), false, batch);
       assertTrue(later.values().stream().allMatch(s -> s == ClaimState.COMPLETED));
     }
   }
@@ -93,14 +93,104 @@ class LedgerTest {
   void staleClaimsAreReclaimedByDatabaseTime() throws Exception {
     var batch = batch("stale", 2);
     try (Ledger ledger = Ledger.open(config)) {
-      ledger.claim("run-dead", Duration.ofHours(1), batch);
+      ledger.claim("run-dead", Duration.ofHours(1), false, batch);
       try (var c = config.connect();
           var st = c.createStatement()) {
         st.execute(
             "UPDATE tiles SET claimed_at = now() - interval '2 hours' WHERE layer = 'stale'");
       }
-      Map<WorkKey, ClaimState> taken = ledger.claim("run-new", Duration.ofHours(1), batch);
+      Map<WorkKey, ClaimState> taken = ledger.claim("run-new", Duration.ofHours(1), false, batch);
       assertTrue(taken.values().stream().allMatch(s -> s == ClaimState.CLAIMED));
     }
+  }
+
+  private static List<PublishResult> published(List<Map.Entry<WorkKey, TileWork>> batch) {
+    List<PublishResult> results = new ArrayList<>();
+    for (var e : batch) {
+      results.add(
+          new PublishResult(
+              e.getKey(),
+              e.getValue(),
+              "file:///x",
+              "sha256:00",
+              1,
+              PublishResult.Outcome.WRITTEN));
+    }
+    return results;
+  }
+
+  private static List<io.tilebeam.transforms.outcome.TileFailure> failures(
+      List<Map.Entry<WorkKey, TileWork>> batch) {
+    List<io.tilebeam.transforms.outcome.TileFailure> out = new ArrayList<>();
+    for (var e : batch) {
+      out.add(
+          new io.tilebeam.transforms.outcome.TileFailure(
+              e.getKey(), e.getValue(), "geometry", "ring self-intersects"));
+    }
+    return out;
+  }
+
+  @Test
+  void failedTilesAreSkippedUntilARunRetriesThem() throws Exception {
+    var batch = batch("failing", 3);
+    try (Ledger ledger = Ledger.open(config)) {
+      ledger.claim("run-a", Duration.ofHours(1), false, batch);
+      assertEquals(3, ledger.fail("run-a", failures(batch)).size());
+      Map<WorkKey, ClaimState> later = ledger.claim("run-b", Duration.ofMillis(1), false, batch);
+      assertTrue(later.values().stream().allMatch(s -> s == ClaimState.FAILED), later.toString());
+      Map<WorkKey, ClaimState> retry = ledger.claim("run-c", Duration.ofHours(1), true, batch);
+      assertTrue(retry.values().stream().allMatch(s -> s == ClaimState.CLAIMED), retry.toString());
+      // While the retrying run is alive, another retrying run does not steal its claims.
+      Map<WorkKey, ClaimState> rival = ledger.claim("run-d", Duration.ofHours(1), true, batch);
+      assertTrue(
+          rival.values().stream().allMatch(s -> s == ClaimState.IN_FLIGHT), rival.toString());
+      assertEquals(3, ledger.complete("run-c", published(batch)).size());
+    }
+  }
+
+  @Test
+  void reapReleasesTheClaimsOfADeadRunAtOnceAndStaleClaimsByAge() throws Exception {
+    var dead = batch("reap-dead", 4);
+    var old = batch("reap-old", 2);
+    try (Ledger ledger = Ledger.open(config)) {
+      ledger.startRun("run-dead", "sha256:job");
+      ledger.claim("run-dead", Duration.ofHours(1), false, dead);
+      ledger.claim("run-old", Duration.ofHours(1), false, old);
+      try (var c = config.connect();
+          var st = c.createStatement()) {
+        st.execute(
+            "UPDATE tiles SET claimed_at = now() - interval '3 hours' WHERE layer = 'reap-old'");
+      }
+      assertEquals(4, ledger.releaseRun("run-dead"));
+      Map<WorkKey, ClaimState> taken = ledger.claim("run-new", Duration.ofHours(1), false, dead);
+      assertTrue(taken.values().stream().allMatch(s -> s == ClaimState.CLAIMED));
+      assertEquals(2, ledger.releaseStale(Duration.ofHours(2)));
+      assertEquals(0, ledger.releaseStale(Duration.ofHours(2)));
+      assertEquals(
+          "abandoned",
+          ledger.recentRuns(50).stream()
+              .filter(r -> r.get(0).equals("run-dead"))
+              .findFirst()
+              .orElseThrow()
+              .get(3));
+    }
+  }
+
+  @Test
+  void aLedgerMigratedByANewerTilebeamIsRefused() throws Exception {
+    LedgerConfig newer = TestLedgers.freshSchema("LedgerTestNewer");
+    try (var c = newer.connect();
+        var st = c.createStatement()) {
+      st.execute(
+          "INSERT INTO flyway_schema_history (installed_rank, version, description, type, script,"
+              + " checksum, installed_by, execution_time, success) VALUES (99, '99', 'future',"
+              + " 'SQL', 'V99__future.sql', 0, 'test', 0, true)");
+    }
+    LedgerUnavailableException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            LedgerUnavailableException.class, () -> LedgerSchema.migrate(newer));
+    assertTrue(
+        e.getMessage().contains("schema version 99, newer than this tilebeam"), e.getMessage());
+    TestLedgers.drop(newer);
   }
 }
