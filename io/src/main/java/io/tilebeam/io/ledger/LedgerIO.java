@@ -71,8 +71,11 @@ public final class LedgerIO {
   /** Failures recorded. */
   public static final String FAILED = "failed";
 
-  /** Statements sent to the ledger by the two stages. */
-  public static final String ROUND_TRIPS = "ledgerRoundTrips";
+  /** Claim statements sent to the ledger by FilterAgainstLedger. */
+  public static final String CLAIM_STATEMENTS = "claimStatements";
+
+  /** Completion and failure statements sent to the ledger by CommitLedger. */
+  public static final String COMMIT_STATEMENTS = "commitStatements";
 
   private LedgerIO() {}
 
@@ -123,7 +126,7 @@ public final class LedgerIO {
     private final Counter completed = Metrics.counter(LedgerIO.class, SKIPPED_COMPLETED);
     private final Counter inFlight = Metrics.counter(LedgerIO.class, SKIPPED_IN_FLIGHT);
     private final Counter failed = Metrics.counter(LedgerIO.class, SKIPPED_FAILED);
-    private final Counter roundTrips = Metrics.counter(LedgerIO.class, ROUND_TRIPS);
+    private final Counter roundTrips = Metrics.counter(LedgerIO.class, CLAIM_STATEMENTS);
     private transient Ledger ledger;
 
     @StateId("seen")
@@ -283,7 +286,7 @@ public final class LedgerIO {
     private final Counter committed = Metrics.counter(LedgerIO.class, COMMITTED);
     private final Counter lost = Metrics.counter(LedgerIO.class, LOST_CLAIMS);
     private final Counter failed = Metrics.counter(LedgerIO.class, FAILED);
-    private final Counter roundTrips = Metrics.counter(LedgerIO.class, ROUND_TRIPS);
+    private final Counter roundTrips = Metrics.counter(LedgerIO.class, COMMIT_STATEMENTS);
     private transient Ledger ledger;
 
     CommitFn(LedgerConfig config, ClaimSettings settings) {

@@ -43,7 +43,10 @@ final class RunCommand {
       LedgerSchema.migrate(ledger);
       String runId = "run-" + RUN_TIME.format(Instant.now()) + "-" + randomHex();
       ClaimSettings settings =
-          ClaimSettings.of(runId, options.staleAfter()).withBatchSize(options.claimBatch());
+          ClaimSettings.of(runId, options.staleAfter())
+              .withBatchSize(options.claimBatch())
+              .withShards(options.claimShards())
+              .withRetryFailed(options.retryFailed());
       try (Ledger l = Ledger.open(ledger)) {
         l.startRun(runId, plan.digest());
       } catch (SQLException e) {
@@ -97,5 +100,7 @@ final class RunCommand {
       String reportFile,
       Duration staleAfter,
       int claimBatch,
+      int claimShards,
+      boolean retryFailed,
       java.util.List<String> beamArgs) {}
 }

@@ -30,7 +30,9 @@ public record RunReport(
     long lostClaims,
     long featuresRead,
     long featuresWritten,
-    long geometriesRepaired) {
+    long geometriesRepaired,
+    long claimStatements,
+    long commitStatements) {
 
   /** Reads the counters of a finished pipeline. */
   public static RunReport from(MetricResults metrics, String runId) {
@@ -55,7 +57,9 @@ public record RunReport(
         c.getOrDefault(LedgerIO.LOST_CLAIMS, 0L),
         c.getOrDefault(ReadFeatures.FEATURES_READ, 0L),
         c.getOrDefault("featuresWritten", 0L),
-        c.getOrDefault("geometriesRepaired", 0L));
+        c.getOrDefault("geometriesRepaired", 0L),
+        c.getOrDefault(LedgerIO.CLAIM_STATEMENTS, 0L),
+        c.getOrDefault(LedgerIO.COMMIT_STATEMENTS, 0L));
   }
 
   /** The report as one JSON object. */
@@ -75,6 +79,8 @@ public record RunReport(
     o.put("featuresRead", featuresRead);
     o.put("featuresWritten", featuresWritten);
     o.put("geometriesRepaired", geometriesRepaired);
+    o.put("claimStatements", claimStatements);
+    o.put("commitStatements", commitStatements);
     return o.toString();
   }
 

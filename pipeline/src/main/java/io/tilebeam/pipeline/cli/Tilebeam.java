@@ -1,5 +1,6 @@
 package io.tilebeam.pipeline.cli;
 
+import io.tilebeam.io.ledger.ClaimSettings;
 import io.tilebeam.io.ledger.LedgerUnavailableException;
 import io.tilebeam.pipeline.job.JobPlan;
 import io.tilebeam.pipeline.job.JobSpecException;
@@ -41,7 +42,12 @@ public final class Tilebeam {
           "--home",
           "--task-timeout",
           "--stale-after",
-          "--claim-batch");
+          "--claim-batch",
+          "--claim-shards",
+          "--older-than",
+          "--run");
+
+  private static final Set<String> SWITCHES = Set.of("--retry-failed", "--repair");
 
   static final String USAGE =
       String.join(
@@ -50,7 +56,11 @@ public final class Tilebeam {
           "  tilebeam run  --job FILE [--ledger JDBC_URL] [--report FILE] [--tile-budget N]",
           "                [--task-timeout DURATION] [--stale-after DURATION] [--claim-batch N]",
           "                [--runner=DirectRunner|FlinkRunner] [other Beam options]",
-          "  tilebeam plan --job FILE [--ledger JDBC_URL] [--tiles-out FILE]",
+          "                [--claim-shards N] [--retry-failed]",
+          "  tilebeam plan   --job FILE [--ledger JDBC_URL] [--tiles-out FILE]",
+          "  tilebeam status [--ledger JDBC_URL] [--job FILE]",
+          "  tilebeam reap   [--ledger JDBC_URL] [--older-than DURATION] [--run RUN_ID] [--job FILE]",
+          "  tilebeam verify --job FILE [--ledger JDBC_URL] [--repair]",
           "Without --ledger, the embedded PostgreSQL in ./.tilebeam/ is used (--home DIR moves it).",
           "Exit status: 0 all tiles written or skipped; 2 bad job or arguments; 3 tiles failed;"
               + " 1 anything else.");
@@ -65,12 +75,18 @@ public final class Tilebeam {
   /** Runs the command line and returns its exit status. */
   public static int execute(String[] args, PrintStream out, PrintStream err) {
     try {
-      Arguments a = Arguments.parse(args, FLAGS, Set.of());
+      Arguments a = Arguments.parse(args, FLAGS, SWITCHES);
       switch (a.command()) {
         case "run":
           return run(a, out);
         case "plan":
           return plan(a, out);
+        case "status":
+          return status(a, out);
+        case "reap":
+          return reap(a, out);
+        case "verify":
+          return verify(a, out);
         case "help":
         case "--help":
           out.println(USAGE);
@@ -113,14 +129,14 @@ public final class Tilebeam {
             a.get("--report"),
             staleAfter,
             (int) Math.min(10_000, positiveLong(a, "--claim-batch", 500)),
+            (int) Math.min(4096, positiveLong(a, "--claim-shards", ClaimSettings.DEFAULT_SHARDS)),
+            a.has("--retry-failed"),
             a.beamArgs());
     return RunCommand.run(plan, options, out);
   }
 
   private static int plan(Arguments a, PrintStream out) throws java.io.IOException {
-    if (!a.beamArgs().isEmpty()) {
-      throw new UsageException("plan takes no Beam options, got " + a.beamArgs());
-    }
+    noBeamOptions(a);
     JobPlan plan = resolve(a);
     String tilesOut = a.get("--tiles-out");
     return PlanCommand.run(
@@ -130,6 +146,31 @@ public final class Tilebeam {
         staleAfter(a),
         tilesOut == null ? null : Path.of(tilesOut),
         out);
+  }
+
+  private static int status(Arguments a, PrintStream out) {
+    noBeamOptions(a);
+    String job = a.get("--job");
+    String namespace = job == null ? null : JobSpecParser.parse(Path.of(job)).namespace();
+    return StatusCommand.run(a.get("--ledger"), home(a), namespace, staleAfter(a), out);
+  }
+
+  private static int reap(Arguments a, PrintStream out) throws java.io.IOException {
+    noBeamOptions(a);
+    JobPlan plan = a.get("--job") == null ? null : resolve(a);
+    Duration olderThan = duration(a, "--older-than", staleAfter(a));
+    return ReapCommand.run(a.get("--ledger"), home(a), a.get("--run"), olderThan, plan, out);
+  }
+
+  private static int verify(Arguments a, PrintStream out) throws java.io.IOException {
+    noBeamOptions(a);
+    return VerifyCommand.run(a.get("--ledger"), home(a), resolve(a), a.has("--repair"), out);
+  }
+
+  private static void noBeamOptions(Arguments a) {
+    if (!a.beamArgs().isEmpty()) {
+      throw new UsageException(a.command() + " does not take " + a.beamArgs());
+    }
   }
 
   private static JobPlan resolve(Arguments a) {

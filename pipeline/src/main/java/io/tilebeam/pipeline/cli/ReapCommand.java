@@ -1,0 +1,84 @@
+package io.tilebeam.pipeline.cli;
+
+import io.tilebeam.io.Locations;
+import io.tilebeam.io.ledger.Ledger;
+import io.tilebeam.io.ledger.LedgerSchema;
+import io.tilebeam.io.ledger.LedgerUnavailableException;
+import io.tilebeam.io.sink.LocalTileSink;
+import io.tilebeam.pipeline.job.JobPlan;
+import io.tilebeam.pipeline.job.LayerPlan;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * {@code tilebeam reap}: releases claims that no live run holds — every claim of a named dead run
+ * ({@code --run}) at once, or every claim older than {@code --older-than} — and, given a job,
+ * deletes the temporary files a killed run left in its output directories.
+ */
+final class ReapCommand {
+
+  private ReapCommand() {}
+
+  static int run(
+      String ledgerUrl, Path home, String runId, Duration olderThan, JobPlan plan, PrintStream out)
+      throws IOException {
+    if (LedgerHandle.exists(ledgerUrl, home)) {
+      try (LedgerHandle handle = LedgerHandle.open(ledgerUrl, home)) {
+        LedgerSchema.migrate(handle.config());
+        try (Ledger ledger = Ledger.open(handle.config())) {
+          if (runId != null) {
+            out.println("released " + ledger.releaseRun(runId) + " claims of run " + runId);
+          } else {
+            out.println(
+                "released " + ledger.releaseStale(olderThan) + " claims older than " + olderThan);
+          }
+        } catch (SQLException e) {
+          throw new LedgerUnavailableException(
+              "cannot reap in the ledger at " + handle.config().maskedUrl() + ": " + e.getMessage(),
+              e);
+        }
+      }
+    } else {
+      out.println("no ledger yet in " + home.toAbsolutePath() + ": no claims to release");
+    }
+    if (plan != null) {
+      out.println("deleted " + deleteOrphans(plan, olderThan) + " orphaned temporary files");
+    }
+    return ExitCode.OK;
+  }
+
+  /**
+   * Temporary files older than the window cannot belong to a live attempt; a younger one may, so it
+   * is left alone even with {@code --run}.
+   */
+  private static long deleteOrphans(JobPlan plan, Duration olderThan) throws IOException {
+    Instant cutoff = Instant.now().minus(olderThan);
+    long deleted = 0;
+    for (LayerPlan layer : plan.layers()) {
+      Path root = Locations.localPath(layer.publish().outputUri()).resolve(layer.name());
+      if (!Files.isDirectory(root)) {
+        continue;
+      }
+      List<Path> temps;
+      try (Stream<Path> files = Files.walk(root)) {
+        temps =
+            files
+                .filter(p -> p.getFileName().toString().startsWith(LocalTileSink.TEMP_PREFIX))
+                .toList();
+      }
+      for (Path p : temps) {
+        if (Files.getLastModifiedTime(p).toInstant().isBefore(cutoff) && Files.deleteIfExists(p)) {
+          deleted++;
+        }
+      }
+    }
+    return deleted;
+  }
+}

@@ -1,0 +1,111 @@
+package io.tilebeam.pipeline.cli;
+
+import io.tilebeam.io.Locations;
+import io.tilebeam.io.ledger.Ledger;
+import io.tilebeam.io.ledger.Ledger.CompletedRow;
+import io.tilebeam.io.ledger.LedgerSchema;
+import io.tilebeam.io.ledger.LedgerUnavailableException;
+import io.tilebeam.io.sink.Checksums;
+import io.tilebeam.pipeline.job.JobPlan;
+import io.tilebeam.transforms.key.WorkKey;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code tilebeam verify}: every completed row of the job's namespace has its output, with the
+ * recorded checksum. {@code --repair} deletes the rows whose output is missing or different, so
+ * that the next run rebuilds them: the ledger row goes first, because a missing row costs a rebuild
+ * while a stale row leaves a hole.
+ */
+final class VerifyCommand {
+
+  private VerifyCommand() {}
+
+  static int run(String ledgerUrl, Path home, JobPlan plan, boolean repair, PrintStream out)
+      throws IOException {
+    if (!LedgerHandle.exists(ledgerUrl, home)) {
+      out.println("no ledger yet in " + home.toAbsolutePath() + ": nothing to verify");
+      return ExitCode.OK;
+    }
+    try (LedgerHandle handle = LedgerHandle.open(ledgerUrl, home)) {
+      LedgerSchema.migrate(handle.config());
+      try (Ledger ledger = Ledger.open(handle.config())) {
+        List<CompletedRow> rows = ledger.completed(plan.namespace());
+        List<WorkKey> bad = new ArrayList<>();
+        for (CompletedRow row : rows) {
+          String problem = problem(row);
+          if (problem != null) {
+            bad.add(row.key());
+            out.println(
+                row.layer()
+                    + " "
+                    + row.z()
+                    + "/"
+                    + row.x()
+                    + "/"
+                    + row.y()
+                    + " "
+                    + row.key()
+                    + ": "
+                    + problem);
+          }
+        }
+        out.println(
+            "verify: "
+                + rows.size()
+                + " completed tiles, "
+                + (rows.size() - bad.size())
+                + " ok, "
+                + bad.size()
+                + " bad");
+        if (bad.isEmpty()) {
+          return ExitCode.OK;
+        }
+        if (!repair) {
+          return ExitCode.TILES_FAILED;
+        }
+        out.println(
+            "repair: removed " + ledger.forget(bad) + " ledger rows; the next run rebuilds them");
+        return ExitCode.OK;
+      } catch (SQLException e) {
+        throw new LedgerUnavailableException(
+            "cannot verify against the ledger at "
+                + handle.config().maskedUrl()
+                + ": "
+                + e.getMessage(),
+            e);
+      }
+    }
+  }
+
+  /** What is wrong with a row's output, or null when it is there with its checksum. */
+  private static String problem(CompletedRow row) throws IOException {
+    if (row.outputUri() == null) {
+      return "no output recorded";
+    }
+    Path file;
+    try {
+      file = Locations.localPath(row.outputUri());
+    } catch (IllegalArgumentException e) {
+      return "output " + row.outputUri() + " cannot be checked here: " + e.getMessage();
+    }
+    if (!Files.isRegularFile(file)) {
+      return "output " + row.outputUri() + " is missing";
+    }
+    String actual = Checksums.of(file);
+    if (!actual.equals(row.checksum())) {
+      return "output "
+          + row.outputUri()
+          + " has checksum "
+          + actual
+          + ", the ledger says "
+          + row.checksum();
+    }
+    return null;
+  }
+}

@@ -1,0 +1,218 @@
+package io.tilebeam.pipeline.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tilebeam.io.ledger.EmbeddedLedger;
+import io.tilebeam.io.ledger.Ledger;
+import io.tilebeam.io.ledger.LedgerConfig;
+import io.tilebeam.io.ledger.LedgerSchema;
+import io.tilebeam.pipeline.job.JobPlan;
+import io.tilebeam.pipeline.job.JobSpecParser;
+import io.tilebeam.pipeline.job.LayerPlan;
+import io.tilebeam.transforms.key.TileWork;
+import io.tilebeam.transforms.key.WorkKey;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs that race, runs that die having claimed, and the ledger round trips of a run, against one
+ * real PostgreSQL that every run shares through {@code --ledger}.
+ */
+@Tag("slow")
+class LedgerLifecycleTest {
+
+  @TempDir static Path serverHome;
+  @TempDir Path dir;
+
+  private static EmbeddedLedger server;
+
+  @BeforeAll
+  static void startServer() {
+    server = EmbeddedLedger.start(serverHome);
+  }
+
+  @AfterAll
+  static void stopServer() {
+    server.close();
+  }
+
+  /** A fresh database per test, so that tests never see each other's rows. */
+  private String freshLedger() throws Exception {
+    String db = "t" + Long.toHexString(System.nanoTime());
+    try (Connection c = server.config().connect();
+        Statement st = c.createStatement()) {
+      st.execute("CREATE DATABASE " + db);
+    }
+    return server.config().jdbcUrl().replaceFirst("/postgres(\\?|$)", "/" + db + "$1");
+  }
+
+  private JsonNode run(Path job, String ledger, String... extra) throws Exception {
+    Path report = Files.createTempFile(dir, "report", ".json");
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "run",
+                "--job",
+                job.toString(),
+                "--ledger",
+                ledger,
+                "--report",
+                report.toString(),
+                "--runner=DirectRunner"));
+    args.addAll(List.of(extra));
+    TestJobs.Result r = TestJobs.execute(args.toArray(String[]::new));
+    assertEquals(ExitCode.OK, r.code(), r.err());
+    return new ObjectMapper().readTree(report.toFile());
+  }
+
+  private static List<Map.Entry<WorkKey, TileWork>> work(Path job, int limit) throws Exception {
+    JobPlan plan = JobPlan.resolve(JobSpecParser.parse(job));
+    List<Map.Entry<WorkKey, TileWork>> out = new ArrayList<>();
+    for (LayerPlan l : plan.layers()) {
+      l.tiling()
+          .cover()
+          .forEachTile(
+              t -> {
+                if (out.size() < limit) {
+                  TileWork w = l.template().withTile(t);
+                  out.add(new AbstractMap.SimpleImmutableEntry<>(WorkKey.of(w), w));
+                }
+              });
+    }
+    return out;
+  }
+
+  private static long count(String ledger, String where) throws Exception {
+    try (Connection c = LedgerConfig.of(ledger).connect();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT count(*) FROM tiles WHERE " + where)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  @Test
+  void twoRunsOverOverlappingJobsStartedTogetherPublishEveryKeyOnce() throws Exception {
+    String ledger = freshLedger();
+    Path whole = TestJobs.sample(dir);
+    // The second job is the first with the Pacific layer only: every one of its keys overlaps.
+    Path overlap = dir.resolve("overlap.yaml");
+    String text = Files.readString(whole);
+    Files.writeString(
+        overlap,
+        text.substring(0, text.indexOf("  # The whole world"))
+            + text.substring(text.indexOf("  - name: pacific")));
+    // Two threads of their own: the common pool has one thread on a two-core machine.
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    JsonNode ra;
+    JsonNode rb;
+    try {
+      CompletableFuture<JsonNode> a =
+          CompletableFuture.supplyAsync(() -> unchecked(whole, ledger), pool);
+      CompletableFuture<JsonNode> b =
+          CompletableFuture.supplyAsync(() -> unchecked(overlap, ledger), pool);
+      ra = a.get();
+      rb = b.get();
+    } finally {
+      pool.shutdown();
+    }
+    assertEquals(EndToEndTest.SAMPLE_TILES, ra.get("planned").asLong());
+    assertEquals(67, rb.get("planned").asLong());
+    // Each key was claimed by exactly one run, and its claimer published it.
+    assertEquals(
+        EndToEndTest.SAMPLE_TILES, ra.get("claimed").asLong() + rb.get("claimed").asLong());
+    assertEquals(
+        EndToEndTest.SAMPLE_TILES,
+        ra.get("written").asLong()
+            + ra.get("unchanged").asLong()
+            + rb.get("written").asLong()
+            + rb.get("unchanged").asLong());
+    assertEquals(
+        rb.get("planned").asLong(),
+        rb.get("claimed").asLong()
+            + rb.get("skippedInFlight").asLong()
+            + rb.get("skippedCompleted").asLong());
+    assertEquals(
+        EndToEndTest.SAMPLE_TILES, count(ledger, "completed_at IS NOT NULL AND attempts = 1"));
+    assertEquals(EndToEndTest.SAMPLE_TILES, count(ledger, "true"));
+  }
+
+  private JsonNode unchecked(Path job, String ledger) {
+    try {
+      return run(job, ledger);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  void claimsOfAKilledRunAreInFlightThenStaleAndReapReleasesThemAtOnce() throws Exception {
+    String ledger = freshLedger();
+    Path job = TestJobs.sample(dir);
+    LedgerConfig config = LedgerConfig.of(ledger);
+    LedgerSchema.migrate(config);
+    List<Map.Entry<WorkKey, TileWork>> claimedByDead = work(job, 30);
+    try (Ledger l = Ledger.open(config)) {
+      // The killed run got as far as claiming 30 tiles.
+      l.startRun("run-killed", "sha256:job");
+      l.claim("run-killed", Duration.ofHours(1), false, claimedByDead.subList(0, 20));
+      l.claim("run-killed-too", Duration.ofHours(1), false, claimedByDead.subList(20, 30));
+    }
+    JsonNode rerun = run(job, ledger);
+    assertEquals(30, rerun.get("skippedInFlight").asLong(), rerun.toString());
+    assertEquals(EndToEndTest.SAMPLE_TILES - 30, rerun.get("claimed").asLong());
+
+    // reap --run releases one dead run's claims at once.
+    TestJobs.Result reap = TestJobs.execute("reap", "--ledger", ledger, "--run", "run-killed");
+    assertEquals(ExitCode.OK, reap.code(), reap.err());
+    assertTrue(reap.out().contains("released 20 claims of run run-killed"), reap.out());
+    assertEquals(20, run(job, ledger).get("claimed").asLong());
+
+    // The other dead run's claims age past the stale window (by the database's clock).
+    try (Connection c = config.connect();
+        Statement st = c.createStatement()) {
+      st.execute(
+          "UPDATE tiles SET claimed_at = now() - interval '2 hours' WHERE run_id = 'run-killed-too'");
+    }
+    JsonNode reclaimed = run(job, ledger, "--task-timeout", "30m", "--stale-after", "1h");
+    assertEquals(10, reclaimed.get("claimed").asLong(), reclaimed.toString());
+    assertEquals(EndToEndTest.SAMPLE_TILES, count(ledger, "completed_at IS NOT NULL"));
+  }
+
+  @Test
+  void ledgerRoundTripsAreOneStatementPerBatchPlusOnePerShard() throws Exception {
+    String ledger = freshLedger();
+    Path job = TestJobs.sample(dir);
+    int tiles = EndToEndTest.SAMPLE_TILES;
+    for (int batch : new int[] {10, 500}) {
+      if (batch == 500) {
+        ledger = freshLedger();
+      }
+      JsonNode r =
+          run(job, ledger, "--claim-batch", Integer.toString(batch), "--claim-shards", "4");
+      long bound = (tiles + batch - 1) / batch + 4;
+      assertTrue(r.get("claimStatements").asLong() <= bound, r + " over " + bound);
+      assertTrue(r.get("commitStatements").asLong() <= bound, r + " over " + bound);
+      assertTrue(r.get("claimStatements").asLong() >= (tiles + batch - 1) / batch, r.toString());
+    }
+  }
+}
