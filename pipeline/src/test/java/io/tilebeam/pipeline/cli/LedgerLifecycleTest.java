@@ -215,4 +215,37 @@ class LedgerLifecycleTest {
       assertTrue(r.get("claimStatements").asLong() >= (tiles + batch - 1) / batch, r.toString());
     }
   }
+
+  @Test
+  void verifyFindsALostOutputAndRepairLetsTheNextRunRebuildIt() throws Exception {
+    String ledger = freshLedger();
+    Path job = TestJobs.sample(dir);
+    run(job, ledger);
+    Path lost = dir.resolve("out/islands/2/3/1.fgb");
+    Files.delete(lost);
+    Files.writeString(dir.resolve("out/islands/0/0/0.fgb"), "not the published bytes");
+
+    TestJobs.Result found = TestJobs.execute("verify", "--job", job.toString(), "--ledger", ledger);
+    assertEquals(ExitCode.TILES_FAILED, found.code(), found.out() + found.err());
+    assertTrue(found.out().contains("152 completed tiles, 150 ok, 2 bad"), found.out());
+    assertTrue(found.out().contains("is missing"), found.out());
+    assertTrue(found.out().contains("has checksum"), found.out());
+
+    TestJobs.Result repaired =
+        TestJobs.execute("verify", "--job", job.toString(), "--ledger", ledger, "--repair");
+    assertEquals(ExitCode.OK, repaired.code(), repaired.out() + repaired.err());
+    assertEquals(2, run(job, ledger).get("written").asLong());
+    TestJobs.Result clean = TestJobs.execute("verify", "--job", job.toString(), "--ledger", ledger);
+    assertEquals(ExitCode.OK, clean.code(), clean.out());
+
+    Path tiles = dir.resolve("tiles.jsonl");
+    TestJobs.Result plan =
+        TestJobs.execute(
+            "plan", "--job", job.toString(), "--ledger", ledger, "--tiles-out", tiles.toString());
+    assertTrue(plan.out().contains("152 tiles, 152 completed"), plan.out());
+    TestJobs.Result status =
+        TestJobs.execute("status", "--ledger", ledger, "--job", job.toString());
+    assertTrue(status.out().contains("islands"), status.out());
+    assertTrue(status.out().contains("succeeded"), status.out());
+  }
 }
