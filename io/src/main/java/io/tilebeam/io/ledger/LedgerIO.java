@@ -184,7 +184,10 @@ public final class LedgerIO {
         count.write(0);
       } else {
         count.write(n);
-        flush.set(window.maxTimestamp());
+        if (n == 1) {
+          // Once per partial batch: the timer only has to outlive the buffer.
+          flush.set(window.maxTimestamp());
+        }
       }
     }
 
