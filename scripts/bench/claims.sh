@@ -3,9 +3,9 @@
 # Usage: scripts/bench/claims.sh [KEYS] [Beam options, e.g. --runner=FlinkRunner --flinkMaster=[local]]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-mvn -B -q -DskipTests -Dspotless.check.skip=true -Dcheckstyle.skip=true install -pl io -am
-mvn -B -q test-compile -pl io
-mvn -B -q dependency:build-classpath -pl io -Dmdep.includeScope=test \
-  -Dmdep.outputFile="$PWD/io/target/bench.classpath"
-cp="io/target/test-classes:io/target/classes:$(cat io/target/bench.classpath)"
-java -Xmx3g -cp "$cp" io.tilebeam.io.bench.ClaimBenchmark "$@"
+mvn -B -q -DskipTests -Dspotless.check.skip=true -Dcheckstyle.skip=true install
+mvn -B -q test-compile -pl pipeline
+mvn -B -q dependency:build-classpath -pl pipeline -Dmdep.includeScope=test \
+  -Dmdep.outputFile="$PWD/pipeline/target/bench.classpath"
+cp="pipeline/target/test-classes:pipeline/target/classes:$(cat pipeline/target/bench.classpath)"
+java -Xmx3g -cp "$cp" io.tilebeam.pipeline.bench.ClaimBenchmark "$@"

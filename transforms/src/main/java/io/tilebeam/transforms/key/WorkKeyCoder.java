@@ -30,4 +30,13 @@ public final class WorkKeyCoder extends AtomicCoder<WorkKey> {
 
   @Override
   public void verifyDeterministic() {}
+
+  /**
+   * Equal values encode to equal bytes and the other way round, so runners may compare values
+   * instead of their encodings (the DirectRunner otherwise encodes every element again).
+   */
+  @Override
+  public boolean consistentWithEquals() {
+    return true;
+  }
 }

@@ -1,4 +1,4 @@
-package io.tilebeam.io.bench;
+package io.tilebeam.pipeline.bench;
 
 import io.tilebeam.io.ledger.ClaimSettings;
 import io.tilebeam.io.ledger.EmbeddedLedger;
@@ -22,6 +22,8 @@ import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.apache.beam.sdk.transforms.Count;
 import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.KV;
 
 /**
@@ -32,7 +34,41 @@ import org.apache.beam.sdk.values.KV;
  */
 public final class ClaimBenchmark {
 
+  private static final int CHUNK = 1000;
+
   private ClaimBenchmark() {}
+
+  static KV<WorkKey, TileWork> work(int i) {
+    TileWork w =
+        new TileWork(
+            "bench",
+            1,
+            "claims",
+            "WebMercatorQuad",
+            TileId.of(17, i % 131072, i / 131072),
+            "sha256:ab",
+            "OGC:CRS84",
+            "EPSG:3857",
+            "geojson",
+            "{}");
+    return KV.of(WorkKey.of(w), w);
+  }
+
+  /** Makes the work of one chunk of indices. */
+  static final class MakeWork extends DoFn<Integer, KV<WorkKey, TileWork>> {
+    private final int total;
+
+    MakeWork(int total) {
+      this.total = total;
+    }
+
+    @ProcessElement
+    public void process(@Element Integer from, OutputReceiver<KV<WorkKey, TileWork>> out) {
+      for (int i = from; i < Math.min(total, from + CHUNK); i++) {
+        out.output(work(i));
+      }
+    }
+  }
 
   /** Runs the benchmark and prints both rates and their ratio. */
   public static void main(String[] args) throws Exception {
@@ -104,7 +140,15 @@ public final class ClaimBenchmark {
       LedgerConfig config, List<KV<WorkKey, TileWork>> work, String[] beamArgs) {
     LedgerSchema.migrate(config);
     Pipeline p = Pipeline.create(PipelineOptionsFactory.fromArgs(beamArgs).create());
-    p.apply(Create.of(work).withCoder(KvCoder.of(WorkKeyCoder.of(), TileWorkCoder.of())))
+    // Keys are made inside the pipeline, as KeyWork makes them, not shipped in through Create.
+    List<Integer> chunks = new ArrayList<>();
+    for (int i = 0; i < work.size(); i += CHUNK) {
+      chunks.add(i);
+    }
+    int total = work.size();
+    p.apply(Create.of(chunks))
+        .apply(ParDo.of(new MakeWork(total)))
+        .setCoder(KvCoder.of(WorkKeyCoder.of(), TileWorkCoder.of()))
         .apply(LedgerIO.claim(config, ClaimSettings.of("run-bench", Duration.ofHours(1))))
         .apply(Count.globally());
     long start = System.nanoTime();
