@@ -15,11 +15,8 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -29,7 +26,6 @@ import java.util.Map;
  */
 final class PlanCommand {
 
-  private static final int BATCH = 1000;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private PlanCommand() {}
@@ -52,21 +48,15 @@ final class PlanCommand {
         ledger = Ledger.open(handle.config());
       }
       try {
-        for (LayerPlan layer : plan.layers()) {
-          List<TileWork> batch = new ArrayList<>(BATCH);
-          Ledger l = ledger;
-          layer
-              .tiling()
-              .cover()
-              .forEachTile(
-                  tile -> {
-                    batch.add(layer.template().withTile(tile));
-                    if (batch.size() == BATCH) {
-                      flush(batch, l, staleAfter, layer, writer, totals);
-                    }
-                  });
-          flush(batch, l, staleAfter, layer, writer, totals);
-        }
+        totals.putAll(
+            TileStates.walk(
+                plan,
+                ledger,
+                staleAfter,
+                (layer, work, key, state) -> {
+                  write(writer, layer, work, key, state);
+                  return true;
+                }));
       } finally {
         if (ledger != null) {
           ledger.close();
@@ -81,45 +71,24 @@ final class PlanCommand {
     return ExitCode.OK;
   }
 
-  private static void flush(
-      List<TileWork> batch,
-      Ledger ledger,
-      Duration staleAfter,
-      LayerPlan layer,
-      BufferedWriter writer,
-      Map<ClaimState, Long> totals) {
-    if (batch.isEmpty()) {
+  private static void write(
+      BufferedWriter writer, LayerPlan layer, TileWork w, WorkKey key, ClaimState state) {
+    if (writer == null) {
       return;
     }
-    List<WorkKey> keys = batch.stream().map(WorkKey::of).toList();
-    Map<WorkKey, ClaimState> states;
+    ObjectNode o = JSON.createObjectNode();
+    o.put("layer", w.layer());
+    o.put("tms", layer.tiling().tileMatrixSet().id());
+    o.put("z", w.tile().z());
+    o.put("x", w.tile().x());
+    o.put("y", w.tile().y());
+    o.put("key", key.value());
+    o.put("state", state.label());
     try {
-      states = ledger == null ? Map.of() : ledger.states(keys, staleAfter);
-    } catch (SQLException e) {
-      throw new io.tilebeam.io.ledger.LedgerUnavailableException(
-          "cannot read tile states: " + e.getMessage(), e);
+      writer.write(o.toString());
+      writer.newLine();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    for (int i = 0; i < batch.size(); i++) {
-      TileWork w = batch.get(i);
-      ClaimState state = states.getOrDefault(keys.get(i), ClaimState.PENDING);
-      totals.merge(state, 1L, Long::sum);
-      if (writer != null) {
-        ObjectNode o = JSON.createObjectNode();
-        o.put("layer", w.layer());
-        o.put("tms", layer.tiling().tileMatrixSet().id());
-        o.put("z", w.tile().z());
-        o.put("x", w.tile().x());
-        o.put("y", w.tile().y());
-        o.put("key", keys.get(i).value());
-        o.put("state", state.label());
-        try {
-          writer.write(o.toString());
-          writer.newLine();
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }
-    }
-    batch.clear();
   }
 }

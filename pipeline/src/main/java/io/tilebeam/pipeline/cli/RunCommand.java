@@ -1,6 +1,7 @@
 package io.tilebeam.pipeline.cli;
 
 import io.tilebeam.io.ledger.ClaimSettings;
+import io.tilebeam.io.ledger.ClaimState;
 import io.tilebeam.io.ledger.Ledger;
 import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.ledger.LedgerSchema;
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -47,23 +49,30 @@ final class RunCommand {
               .withBatchSize(options.claimBatch())
               .withShards(options.claimShards())
               .withRetryFailed(options.retryFailed());
+      RunReport nothingToDo;
       try (Ledger l = Ledger.open(ledger)) {
         l.startRun(runId, plan.digest());
+        nothingToDo = nothingToDo(plan, l, settings);
       } catch (SQLException e) {
         throw new io.tilebeam.io.ledger.LedgerUnavailableException(
             "cannot record the run in " + ledger.maskedUrl() + ": " + e.getMessage(), e);
       }
-      LOG.info("Run {} starting on {}", runId, beam.getRunner().getSimpleName());
-      Pipeline pipeline = Pipeline.create(beam);
-      TilebeamGraph.build(pipeline, plan, ledger, settings);
       RunReport report;
-      try {
-        PipelineResult result = pipeline.run();
-        result.waitUntilFinish();
-        report = RunReport.from(result.metrics(), runId);
-      } catch (RuntimeException e) {
-        endRun(ledger, runId, "failed", "{}");
-        throw e;
+      if (nothingToDo != null) {
+        LOG.info("Run {}: no planned tile needs work; the pipeline is not started", runId);
+        report = nothingToDo;
+      } else {
+        LOG.info("Run {} starting on {}", runId, beam.getRunner().getSimpleName());
+        Pipeline pipeline = Pipeline.create(beam);
+        TilebeamGraph.build(pipeline, plan, ledger, settings);
+        try {
+          PipelineResult result = pipeline.run();
+          result.waitUntilFinish();
+          report = RunReport.from(result.metrics(), runId);
+        } catch (RuntimeException e) {
+          endRun(ledger, runId, "failed", "{}");
+          throw e;
+        }
       }
       endRun(
           ledger,
@@ -77,6 +86,49 @@ final class RunCommand {
       }
       return report.failed() > 0 ? ExitCode.TILES_FAILED : ExitCode.OK;
     }
+  }
+
+  /**
+   * A rerun of finished work should cost only ledger look-ups: when no planned tile is pending,
+   * stale or (with {@code --retry-failed}) failed, the report of a run that skipped everything,
+   * read a thousand keys a statement; otherwise null, as soon as one tile needs work.
+   */
+  private static RunReport nothingToDo(JobPlan plan, Ledger ledger, ClaimSettings settings) {
+    boolean[] work = {false};
+    Map<ClaimState, Long> states =
+        TileStates.walk(
+            plan,
+            ledger,
+            settings.staleAfter(),
+            (layer, w, key, state) -> {
+              work[0] =
+                  state == ClaimState.PENDING
+                      || state == ClaimState.STALE
+                      || (state == ClaimState.FAILED && settings.retryFailed());
+              return !work[0];
+            });
+    if (work[0]) {
+      return null;
+    }
+    long duplicates = plan.layers().stream().mapToLong(l -> l.tiling().cover().duplicates()).sum();
+    long planned = states.values().stream().mapToLong(Long::longValue).sum();
+    return new RunReport(
+        settings.runId(),
+        planned,
+        duplicates,
+        states.getOrDefault(ClaimState.COMPLETED, 0L),
+        states.getOrDefault(ClaimState.IN_FLIGHT, 0L),
+        states.getOrDefault(ClaimState.FAILED, 0L),
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0);
   }
 
   private static void endRun(LedgerConfig ledger, String runId, String status, String counts) {

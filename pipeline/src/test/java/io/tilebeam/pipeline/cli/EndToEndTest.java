@@ -116,6 +116,8 @@ class EndToEndTest {
     assertEquals(0, second.get("claimed").asLong(), second.toString());
     assertEquals(0, second.get("written").asLong(), second.toString());
     assertEquals(0, second.get("featuresRead").asLong(), second.toString());
+    // Finished work costs only ledger look-ups: no claim statement, no pipeline.
+    assertEquals(0, second.get("claimStatements").asLong(), second.toString());
     assertEquals(files, published());
     assertTrue(second.get("runId").asText().startsWith("run-"));
   }

@@ -1,0 +1,91 @@
+package io.tilebeam.pipeline.cli;
+
+import io.tilebeam.io.ledger.ClaimState;
+import io.tilebeam.io.ledger.Ledger;
+import io.tilebeam.io.ledger.LedgerUnavailableException;
+import io.tilebeam.pipeline.job.JobPlan;
+import io.tilebeam.pipeline.job.LayerPlan;
+import io.tilebeam.transforms.key.TileWork;
+import io.tilebeam.transforms.key.WorkKey;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Walks every tile a job plans, with its key and its state in the ledger, reading the ledger a
+ * thousand keys a statement and claiming nothing. Used by {@code plan} and by {@code run}'s check
+ * for finished work.
+ */
+final class TileStates {
+
+  private static final int BATCH = 1000;
+
+  /** Receives each tile; returns false to stop the walk. */
+  interface Visitor {
+    boolean visit(LayerPlan layer, TileWork work, WorkKey key, ClaimState state);
+  }
+
+  private TileStates() {}
+
+  /**
+   * Visits the tiles layer by layer, in plan order, and returns how many were seen in each state.
+   * Without a ledger every tile is {@link ClaimState#PENDING}.
+   */
+  static Map<ClaimState, Long> walk(
+      JobPlan plan, Ledger ledger, Duration staleAfter, Visitor visitor) {
+    Map<ClaimState, Long> totals = new EnumMap<>(ClaimState.class);
+    boolean[] going = {true};
+    for (LayerPlan layer : plan.layers()) {
+      List<TileWork> batch = new ArrayList<>(BATCH);
+      layer
+          .tiling()
+          .cover()
+          .forEachTile(
+              tile -> {
+                if (going[0]) {
+                  batch.add(layer.template().withTile(tile));
+                  if (batch.size() == BATCH) {
+                    going[0] = flush(batch, layer, ledger, staleAfter, visitor, totals);
+                  }
+                }
+              });
+      if (going[0]) {
+        going[0] = flush(batch, layer, ledger, staleAfter, visitor, totals);
+      }
+      if (!going[0]) {
+        break;
+      }
+    }
+    return totals;
+  }
+
+  private static boolean flush(
+      List<TileWork> batch,
+      LayerPlan layer,
+      Ledger ledger,
+      Duration staleAfter,
+      Visitor visitor,
+      Map<ClaimState, Long> totals) {
+    if (batch.isEmpty()) {
+      return true;
+    }
+    List<WorkKey> keys = batch.stream().map(WorkKey::of).toList();
+    Map<WorkKey, ClaimState> states;
+    try {
+      states = ledger == null ? Map.of() : ledger.states(keys, staleAfter);
+    } catch (SQLException e) {
+      throw new LedgerUnavailableException("cannot read tile states: " + e.getMessage(), e);
+    }
+    boolean going = true;
+    for (int i = 0; i < batch.size() && going; i++) {
+      ClaimState state = states.getOrDefault(keys.get(i), ClaimState.PENDING);
+      totals.merge(state, 1L, Long::sum);
+      going = visitor.visit(layer, batch.get(i), keys.get(i), state);
+    }
+    batch.clear();
+    return going;
+  }
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# A no-op rerun of a completed job against its first run: a 100,191-tile job over the sample data
+# (the world at zooms 0-8 and Europe at zoom 9), run twice with a fresh embedded ledger.
+# Usage: scripts/bench/rerun.sh [runner options, e.g. --runner=FlinkRunner --flinkMaster=[local]]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+scripts/build.sh
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cat > "$work/job.yaml" <<JOB
+namespace: bench-rerun
+layers:
+  - name: world
+    source: {uri: $PWD/src/samples/islands.geojson, format: geojson}
+    extents: [{bbox: [-180, -85, 180, 85]}]
+    tileMatrixSet: WebMercatorQuad
+    zooms: [0, 8]
+    targetCrs: EPSG:3857
+    output: {uri: $work/out, format: geojson}
+  - name: europe
+    source: {uri: $PWD/src/samples/islands.geojson, format: geojson}
+    extents: [{bbox: [-25, 30, 60, 72]}]
+    tileMatrixSet: WebMercatorQuad
+    zooms: [9, 9]
+    targetCrs: EPSG:3857
+    output: {uri: $work/out, format: geojson}
+JOB
+run() {
+  local start end
+  start=$(date +%s.%N)
+  scripts/tilebeam run --job "$work/job.yaml" --home "$work/home" --report "$work/report.json" "$@" \
+    2>"$work/stderr.log" | tail -1 >&2
+  end=$(date +%s.%N)
+  echo "$end - $start" | bc
+}
+first=$(run "$@")
+echo "first run: ${first} s"
+second=$(run "$@")
+echo "no-op rerun: ${second} s"
+echo "ratio: $(echo "scale=3; $second / $first" | bc)"
