@@ -152,7 +152,8 @@ class LedgerTest {
   void reapReleasesTheClaimsOfADeadRunAtOnceAndStaleClaimsByAge() throws Exception {
     var dead = batch("reap-dead", 4);
     var old = batch("reap-old", 2);
-    try (Ledger ledger = Ledger.open(config)) {
+    try (Ledger ledger = Ledger.open(config);
+        LedgerAdmin admin = LedgerAdmin.open(config)) {
       ledger.startRun("run-dead", "sha256:job");
       ledger.claim("run-dead", Duration.ofHours(1), false, dead);
       ledger.claim("run-old", Duration.ofHours(1), false, old);
@@ -161,14 +162,14 @@ class LedgerTest {
         st.execute(
             "UPDATE tiles SET claimed_at = now() - interval '3 hours' WHERE layer = 'reap-old'");
       }
-      assertEquals(4, ledger.releaseRun("run-dead"));
+      assertEquals(4, admin.releaseRun("run-dead"));
       Map<WorkKey, ClaimState> taken = ledger.claim("run-new", Duration.ofHours(1), false, dead);
       assertTrue(taken.values().stream().allMatch(s -> s == ClaimState.CLAIMED));
-      assertEquals(2, ledger.releaseStale(Duration.ofHours(2)));
-      assertEquals(0, ledger.releaseStale(Duration.ofHours(2)));
+      assertEquals(2, admin.releaseStale(Duration.ofHours(2)));
+      assertEquals(0, admin.releaseStale(Duration.ofHours(2)));
       assertEquals(
           "abandoned",
-          ledger.recentRuns(50).stream()
+          admin.recentRuns(50).stream()
               .filter(r -> r.get(0).equals("run-dead"))
               .findFirst()
               .orElseThrow()

@@ -1,7 +1,7 @@
 package io.tilebeam.pipeline.cli;
 
 import io.tilebeam.io.Locations;
-import io.tilebeam.io.ledger.Ledger;
+import io.tilebeam.io.ledger.LedgerAdmin;
 import io.tilebeam.io.ledger.LedgerSchema;
 import io.tilebeam.io.ledger.LedgerUnavailableException;
 import io.tilebeam.io.sink.LocalTileSink;
@@ -32,7 +32,7 @@ final class ReapCommand {
     if (LedgerHandle.exists(ledgerUrl, home)) {
       try (LedgerHandle handle = LedgerHandle.open(ledgerUrl, home)) {
         LedgerSchema.migrate(handle.config());
-        try (Ledger ledger = Ledger.open(handle.config())) {
+        try (LedgerAdmin ledger = LedgerAdmin.open(handle.config())) {
           if (runId != null) {
             out.println("released " + ledger.releaseRun(runId) + " claims of run " + runId);
           } else {

@@ -1,7 +1,7 @@
 package io.tilebeam.pipeline.cli;
 
-import io.tilebeam.io.ledger.Ledger;
-import io.tilebeam.io.ledger.Ledger.StatusRow;
+import io.tilebeam.io.ledger.LedgerAdmin;
+import io.tilebeam.io.ledger.LedgerAdmin.StatusRow;
 import io.tilebeam.io.ledger.LedgerSchema;
 import io.tilebeam.io.ledger.LedgerUnavailableException;
 import java.io.PrintStream;
@@ -28,7 +28,7 @@ final class StatusCommand {
     }
     try (LedgerHandle handle = LedgerHandle.open(ledgerUrl, home)) {
       LedgerSchema.migrate(handle.config());
-      try (Ledger ledger = Ledger.open(handle.config())) {
+      try (LedgerAdmin ledger = LedgerAdmin.open(handle.config())) {
         List<StatusRow> rows = ledger.status(namespace, staleAfter);
         out.printf(
             "%-24s %-20s %4s %10s %8s %10s %8s%n",

@@ -1,8 +1,8 @@
 package io.tilebeam.pipeline.cli;
 
 import io.tilebeam.io.Locations;
-import io.tilebeam.io.ledger.Ledger;
-import io.tilebeam.io.ledger.Ledger.CompletedRow;
+import io.tilebeam.io.ledger.LedgerAdmin;
+import io.tilebeam.io.ledger.LedgerAdmin.CompletedRow;
 import io.tilebeam.io.ledger.LedgerSchema;
 import io.tilebeam.io.ledger.LedgerUnavailableException;
 import io.tilebeam.io.sink.Checksums;
@@ -34,7 +34,7 @@ final class VerifyCommand {
     }
     try (LedgerHandle handle = LedgerHandle.open(ledgerUrl, home)) {
       LedgerSchema.migrate(handle.config());
-      try (Ledger ledger = Ledger.open(handle.config())) {
+      try (LedgerAdmin ledger = LedgerAdmin.open(handle.config())) {
         List<CompletedRow> rows = ledger.completed(plan.namespace());
         List<WorkKey> bad = new ArrayList<>();
         for (CompletedRow row : rows) {
