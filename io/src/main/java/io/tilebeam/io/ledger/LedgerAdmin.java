@@ -87,28 +87,20 @@ public final class LedgerAdmin implements AutoCloseable {
    * @throws SQLException when the statement fails
    */
   public List<CompletedRow> completed(String namespace) throws SQLException {
-    List<CompletedRow> rows = new ArrayList<>();
-    try (PreparedStatement st =
-        connection.prepareStatement(
-            "SELECT work_key, layer, z, x, y, output_uri, checksum, feature_count FROM tiles"
-                + " WHERE namespace = ? AND completed_at IS NOT NULL ORDER BY work_key")) {
-      st.setString(1, namespace);
-      try (ResultSet rs = st.executeQuery()) {
-        while (rs.next()) {
-          rows.add(
-              new CompletedRow(
-                  new WorkKey(rs.getString(1)),
-                  rs.getString(2),
-                  rs.getInt(3),
-                  rs.getLong(4),
-                  rs.getLong(5),
-                  rs.getString(6),
-                  rs.getString(7),
-                  rs.getLong(8)));
-        }
-      }
-    }
-    return rows;
+    return query(
+        "SELECT work_key, layer, z, x, y, output_uri, checksum, feature_count FROM tiles"
+            + " WHERE namespace = ? AND completed_at IS NOT NULL ORDER BY work_key",
+        st -> st.setString(1, namespace),
+        rs ->
+            new CompletedRow(
+                new WorkKey(rs.getString(1)),
+                rs.getString(2),
+                rs.getInt(3),
+                rs.getLong(4),
+                rs.getLong(5),
+                rs.getString(6),
+                rs.getString(7),
+                rs.getLong(8)));
   }
 
   /** A completed ledger row: the tile and the output it records. */
@@ -129,38 +121,32 @@ public final class LedgerAdmin implements AutoCloseable {
    * @throws SQLException when the statement fails
    */
   public List<StatusRow> status(String namespace, Duration staleAfter) throws SQLException {
-    List<StatusRow> rows = new ArrayList<>();
-    try (PreparedStatement st =
-        connection.prepareStatement(
-            "SELECT namespace, layer, z,"
-                + " count(*) FILTER (WHERE completed_at IS NOT NULL),"
-                + " count(*) FILTER (WHERE completed_at IS NULL AND failed_at IS NOT NULL),"
-                + " count(*) FILTER (WHERE completed_at IS NULL AND failed_at IS NULL"
-                + "   AND claimed_at >= now() - make_interval(secs => ?)),"
-                + " count(*) FILTER (WHERE completed_at IS NULL AND failed_at IS NULL"
-                + "   AND claimed_at < now() - make_interval(secs => ?))"
-                + " FROM tiles WHERE (?::text IS NULL OR namespace = ?)"
-                + " GROUP BY namespace, layer, z ORDER BY namespace, layer, z")) {
-      double secs = staleAfter.toMillis() / 1000.0;
-      st.setDouble(1, secs);
-      st.setDouble(2, secs);
-      st.setString(3, namespace);
-      st.setString(4, namespace);
-      try (ResultSet rs = st.executeQuery()) {
-        while (rs.next()) {
-          rows.add(
-              new StatusRow(
-                  rs.getString(1),
-                  rs.getString(2),
-                  rs.getInt(3),
-                  rs.getLong(4),
-                  rs.getLong(5),
-                  rs.getLong(6),
-                  rs.getLong(7)));
-        }
-      }
-    }
-    return rows;
+    double secs = staleAfter.toMillis() / 1000.0;
+    return query(
+        "SELECT namespace, layer, z,"
+            + " count(*) FILTER (WHERE completed_at IS NOT NULL),"
+            + " count(*) FILTER (WHERE completed_at IS NULL AND failed_at IS NOT NULL),"
+            + " count(*) FILTER (WHERE completed_at IS NULL AND failed_at IS NULL"
+            + "   AND claimed_at >= now() - make_interval(secs => ?)),"
+            + " count(*) FILTER (WHERE completed_at IS NULL AND failed_at IS NULL"
+            + "   AND claimed_at < now() - make_interval(secs => ?))"
+            + " FROM tiles WHERE (?::text IS NULL OR namespace = ?)"
+            + " GROUP BY namespace, layer, z ORDER BY namespace, layer, z",
+        st -> {
+          st.setDouble(1, secs);
+          st.setDouble(2, secs);
+          st.setString(3, namespace);
+          st.setString(4, namespace);
+        },
+        rs ->
+            new StatusRow(
+                rs.getString(1),
+                rs.getString(2),
+                rs.getInt(3),
+                rs.getLong(4),
+                rs.getLong(5),
+                rs.getLong(6),
+                rs.getLong(7)));
   }
 
   /** Counts of one namespace, layer and zoom. */
@@ -179,30 +165,40 @@ public final class LedgerAdmin implements AutoCloseable {
    * @throws SQLException when the statement fails
    */
   public List<List<String>> recentRuns(int limit) throws SQLException {
-    List<List<String>> rows = new ArrayList<>();
-    try (PreparedStatement st =
-        connection.prepareStatement(
-            "SELECT run_id, started_at::text, coalesce(ended_at::text, ''), status,"
-                + " coalesce(counts::text, '') FROM runs ORDER BY started_at DESC LIMIT ?")) {
-      st.setInt(1, limit);
-      try (ResultSet rs = st.executeQuery()) {
-        while (rs.next()) {
-          rows.add(
-              List.of(
-                  rs.getString(1),
-                  rs.getString(2),
-                  rs.getString(3),
-                  rs.getString(4),
-                  rs.getString(5)));
-        }
-      }
-    }
-    return rows;
+    return query(
+        "SELECT run_id, started_at::text, coalesce(ended_at::text, ''), status,"
+            + " coalesce(counts::text, '') FROM runs ORDER BY started_at DESC LIMIT ?",
+        st -> st.setInt(1, limit),
+        rs ->
+            List.of(
+                rs.getString(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getString(5)));
   }
 
   /** Binds a statement's parameters. */
   private interface Binder {
     void bind(PreparedStatement st) throws SQLException;
+  }
+
+  /** Reads one result row. */
+  private interface RowReader<T> {
+    T read(ResultSet rs) throws SQLException;
+  }
+
+  private <T> List<T> query(String sql, Binder binder, RowReader<T> reader) throws SQLException {
+    List<T> rows = new ArrayList<>();
+    try (PreparedStatement st = connection.prepareStatement(sql)) {
+      binder.bind(st);
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          rows.add(reader.read(rs));
+        }
+      }
+    }
+    return rows;
   }
 
   private int update(String sql, Binder binder) throws SQLException {

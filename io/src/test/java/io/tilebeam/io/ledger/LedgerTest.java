@@ -71,17 +71,7 @@ class LedgerTest {
     var batch = batch("completed", 3);
     try (Ledger ledger = Ledger.open(config)) {
       ledger.claim("run-a", Duration.ofHours(1), false, batch);
-      List<PublishResult> results = new ArrayList<>();
-      for (var e : batch) {
-        results.add(
-            new PublishResult(
-                e.getKey(),
-                e.getValue(),
-                "file:///x",
-                "sha256:00",
-                1,
-                PublishResult.Outcome.WRITTEN));
-      }
+      List<PublishResult> results = published(batch);
       assertEquals(0, ledger.complete("run-b", results).size());
       assertEquals(3, ledger.complete("run-a", results).size());
       Map<WorkKey, ClaimState> later = ledger.claim("run-c", Duration.ofMillis(1), false, batch);
