@@ -37,6 +37,11 @@ final class LedgerHandle implements AutoCloseable {
     return config;
   }
 
+  /** Whether this is the embedded ledger, which one process holds at a time. */
+  boolean isEmbedded() {
+    return embedded != null;
+  }
+
   @Override
   public void close() {
     if (embedded != null) {

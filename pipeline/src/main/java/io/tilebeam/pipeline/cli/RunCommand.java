@@ -3,6 +3,7 @@ package io.tilebeam.pipeline.cli;
 import io.tilebeam.io.ledger.ClaimSettings;
 import io.tilebeam.io.ledger.ClaimState;
 import io.tilebeam.io.ledger.Ledger;
+import io.tilebeam.io.ledger.LedgerAdmin;
 import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.ledger.LedgerSchema;
 import io.tilebeam.pipeline.graph.TilebeamGraph;
@@ -43,6 +44,9 @@ final class RunCommand {
     try (LedgerHandle handle = LedgerHandle.open(options.ledgerUrl(), options.home())) {
       LedgerConfig ledger = handle.config();
       LedgerSchema.migrate(ledger);
+      if (handle.isEmbedded()) {
+        releaseKilledRuns(ledger);
+      }
       String runId = "run-" + RUN_TIME.format(Instant.now()) + "-" + randomHex();
       ClaimSettings settings =
           ClaimSettings.of(runId, options.staleAfter())
@@ -129,6 +133,26 @@ final class RunCommand {
         0,
         0,
         0);
+  }
+
+  /**
+   * This process holds the embedded ledger exclusively, so a run that never recorded its end was
+   * killed: its claims are released now instead of after the stale window.
+   */
+  private static void releaseKilledRuns(LedgerConfig ledger) {
+    try (LedgerAdmin admin = LedgerAdmin.open(ledger)) {
+      int released = admin.releaseUnfinishedRuns();
+      if (released > 0) {
+        LOG.info("Released {} claims of runs that were killed before they finished", released);
+      }
+    } catch (SQLException e) {
+      throw new io.tilebeam.io.ledger.LedgerUnavailableException(
+          "cannot release the claims of killed runs in "
+              + ledger.maskedUrl()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
   }
 
   private static void endRun(LedgerConfig ledger, String runId, String status, String counts) {

@@ -248,4 +248,32 @@ class LedgerLifecycleTest {
     assertTrue(status.out().contains("islands"), status.out());
     assertTrue(status.out().contains("succeeded"), status.out());
   }
+
+  @Test
+  void withTheEmbeddedLedgerAKilledRunsClaimsAreReleasedByTheNextRun() throws Exception {
+    Path job = TestJobs.sample(dir);
+    Path home = dir.resolve("home");
+    List<Map.Entry<WorkKey, TileWork>> claimed = work(job, 25);
+    try (EmbeddedLedger embedded = EmbeddedLedger.start(home)) {
+      LedgerSchema.migrate(embedded.config());
+      try (Ledger l = Ledger.open(embedded.config())) {
+        l.startRun("run-killed", "sha256:job");
+        l.claim("run-killed", Duration.ofHours(1), false, claimed);
+      }
+    }
+    Path report = dir.resolve("report.json");
+    TestJobs.Result r =
+        TestJobs.execute(
+            "run",
+            "--job",
+            job.toString(),
+            "--home",
+            home.toString(),
+            "--report",
+            report.toString());
+    assertEquals(ExitCode.OK, r.code(), r.err());
+    JsonNode rerun = new ObjectMapper().readTree(report.toFile());
+    assertEquals(0, rerun.get("skippedInFlight").asLong(), rerun.toString());
+    assertEquals(EndToEndTest.SAMPLE_TILES, rerun.get("claimed").asLong(), rerun.toString());
+  }
 }
