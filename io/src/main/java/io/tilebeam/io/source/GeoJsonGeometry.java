@@ -6,7 +6,6 @@ import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.geom.LineString;
 import org.locationtech.jts.geom.LinearRing;
-import org.locationtech.jts.geom.Point;
 import org.locationtech.jts.geom.Polygon;
 
 /** Reads RFC 7946 geometry objects into JTS geometries (x = first ordinate, y = second). */
@@ -108,10 +107,5 @@ final class GeoJsonGeometry {
       throw new IllegalArgumentException("expected an array of coordinates, got " + node);
     }
     return node.size();
-  }
-
-  /** Whether the geometry is a point (used to skip empty checks on points). */
-  static boolean isPoint(Geometry g) {
-    return g instanceof Point;
   }
 }

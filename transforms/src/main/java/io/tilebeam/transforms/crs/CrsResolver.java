@@ -60,20 +60,6 @@ public final class CrsResolver {
     return parse(spelling.trim());
   }
 
-  /**
-   * The identity of the CRS that {@code spelling} names: {@code OGC:CRS84}, {@code EPSG:<code>} or
-   * {@code WKT2:<digest>}; see {@link CrsIdentities}.
-   *
-   * @throws UnknownCrsException when SIS cannot read it
-   */
-  public static String identityOf(String spelling) {
-    if (spelling == null || spelling.isBlank()) {
-      throw new UnknownCrsException(
-          String.valueOf(spelling), new IllegalArgumentException("empty"));
-    }
-    return CrsIdentities.reference(spelling).identity();
-  }
-
   private static CoordinateReferenceSystem parse(String spelling) {
     try {
       if (CrsIdentities.isWkt(spelling)) {

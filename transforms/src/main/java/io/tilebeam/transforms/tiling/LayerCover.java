@@ -22,11 +22,6 @@ public final class LayerCover {
     this.ranges = List.copyOf(ranges);
   }
 
-  /** The ranges as covered, one or more per extent part and zoom. */
-  public List<TileRange> ranges() {
-    return ranges;
-  }
-
   /** The number of distinct tiles. */
   public long count() {
     long[] total = {0};

@@ -82,6 +82,13 @@ class WorkKeyTest {
   }
 
   @Test
+  void canonicalJsonReadsBackToTheSameWork() {
+    TileWork w = work(5, 17, 11, "{\"bufferPixels\":8,\"name\":\"a \\\"b\\\"\"}");
+    assertEquals(w, TileWork.decode(w.encode()));
+    assertEquals(w.encode(), TileWork.decode(w.encode()).encode());
+  }
+
+  @Test
   void coderRoundTripsAndIsDeterministic() throws Exception {
     TileWork w = work(5, 17, 11, "{\"bufferPixels\":8}");
     TileWorkCoder.of().verifyDeterministic();
