@@ -57,18 +57,15 @@ public final class LedgerAdmin implements AutoCloseable {
   }
 
   /**
-   * Releases the unfinished claims of every run that never recorded its end, and marks those runs
-   * abandoned. Only for a ledger that one process holds exclusively (the embedded one): there, a
-   * run that is not this process's cannot be alive. Returns how many claims were released.
+   * Releases every unfinished claim, and marks the runs that never recorded their end abandoned.
+   * Only for a ledger that one process holds exclusively (the embedded one): there, no other run
+   * can be alive, whether it was killed or failed. Returns how many claims were released.
    *
    * @throws SQLException when a statement fails
    */
-  public int releaseUnfinishedRuns() throws SQLException {
+  public int releaseAllClaims() throws SQLException {
     int released =
-        update(
-            "DELETE FROM tiles WHERE completed_at IS NULL AND failed_at IS NULL AND run_id IN"
-                + " (SELECT run_id FROM runs WHERE ended_at IS NULL)",
-            st -> {});
+        update("DELETE FROM tiles WHERE completed_at IS NULL AND failed_at IS NULL", st -> {});
     update(
         "UPDATE runs SET status = 'abandoned', ended_at = now() WHERE ended_at IS NULL", st -> {});
     return released;

@@ -74,6 +74,8 @@ final class RunCommand {
           result.waitUntilFinish();
           report = RunReport.from(result.metrics(), runId);
         } catch (RuntimeException e) {
+          // The run is over: its unfinished claims would otherwise wait out the stale window.
+          releaseOwnClaims(ledger, runId);
           endRun(ledger, runId, "failed", "{}");
           throw e;
         }
@@ -136,12 +138,12 @@ final class RunCommand {
   }
 
   /**
-   * This process holds the embedded ledger exclusively, so a run that never recorded its end was
-   * killed: its claims are released now instead of after the stale window.
+   * This process holds the embedded ledger exclusively, so every unfinished claim in it belongs to
+   * a run that was killed or failed: it is released now instead of after the stale window.
    */
   private static void releaseKilledRuns(LedgerConfig ledger) {
     try (LedgerAdmin admin = LedgerAdmin.open(ledger)) {
-      int released = admin.releaseUnfinishedRuns();
+      int released = admin.releaseAllClaims();
       if (released > 0) {
         LOG.info("Released {} claims of runs that were killed before they finished", released);
       }
@@ -152,6 +154,14 @@ final class RunCommand {
               + ": "
               + e.getMessage(),
           e);
+    }
+  }
+
+  private static void releaseOwnClaims(LedgerConfig ledger, String runId) {
+    try (LedgerAdmin admin = LedgerAdmin.open(ledger)) {
+      admin.releaseRun(runId);
+    } catch (SQLException | RuntimeException e) {
+      LOG.warn("Could not release the claims of failed run {}: {}", runId, e.getMessage());
     }
   }
 

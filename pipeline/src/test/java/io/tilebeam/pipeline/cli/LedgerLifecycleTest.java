@@ -276,4 +276,28 @@ class LedgerLifecycleTest {
     assertEquals(0, rerun.get("skippedInFlight").asLong(), rerun.toString());
     assertEquals(EndToEndTest.SAMPLE_TILES, rerun.get("claimed").asLong(), rerun.toString());
   }
+
+  @Test
+  void aRunThatFailsReleasesItsClaimsAtOnce() throws Exception {
+    String ledger = freshLedger();
+    Path source = dir.resolve("broken.geojson");
+    // Valid JSON, so the job resolves; the second feature's geometry fails when the run reads it.
+    Files.writeString(
+        source,
+        "{\"type\":\"FeatureCollection\",\"features\":["
+            + "{\"type\":\"Feature\",\"id\":1,\"properties\":{},"
+            + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}},"
+            + "{\"type\":\"Feature\",\"id\":2,\"properties\":{},"
+            + "\"geometry\":{\"type\":\"Point\",\"coordinates\":\"here\"}}]}");
+    Path job = dir.resolve("broken.yaml");
+    Files.writeString(
+        job,
+        Files.readString(TestJobs.sample(dir)).replace(TestJobs.SAMPLE_SOURCE, source.toString()));
+    TestJobs.Result r =
+        TestJobs.execute(
+            "run", "--job", job.toString(), "--ledger", ledger, "--runner=DirectRunner");
+    assertEquals(ExitCode.ERROR, r.code(), r.err());
+    assertTrue(r.err().contains("broken.geojson"), r.err());
+    assertEquals(0, count(ledger, "completed_at IS NULL AND failed_at IS NULL"));
+  }
 }
