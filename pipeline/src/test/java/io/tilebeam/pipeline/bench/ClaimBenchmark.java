@@ -77,19 +77,7 @@ public final class ClaimBenchmark {
         args.length > 1 ? java.util.Arrays.copyOfRange(args, 1, args.length) : new String[0];
     List<KV<WorkKey, TileWork>> work = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      TileWork w =
-          new TileWork(
-              "bench",
-              1,
-              "claims",
-              "WebMercatorQuad",
-              TileId.of(17, i % 131072, i / 131072),
-              "sha256:ab",
-              "OGC:CRS84",
-              "EPSG:3857",
-              "geojson",
-              "{}");
-      work.add(KV.of(WorkKey.of(w), w));
+      work.add(work(i));
     }
     try (EmbeddedLedger server = EmbeddedLedger.start(Files.createTempDirectory("claim-bench"))) {
       double raw = raw(server.config().withSchema("raw"), work);
