@@ -83,14 +83,8 @@ public final class Ledger implements AutoCloseable {
    * @throws LedgerUnavailableException when the server cannot be reached
    */
   public static Ledger open(LedgerConfig config) {
-    try {
-      Connection c = config.connect();
-      c.setAutoCommit(true);
-      return new Ledger(c);
-    } catch (SQLException e) {
-      throw new LedgerUnavailableException(
-          "cannot reach the ledger at " + config.maskedUrl() + ": " + e.getMessage(), e);
-    }
+    // Each statement is its own transaction (JDBC's default auto-commit): a batch claims whole.
+    return new Ledger(config.open());
   }
 
   /** How many statements this instance has sent. */

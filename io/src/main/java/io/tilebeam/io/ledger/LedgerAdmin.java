@@ -30,12 +30,7 @@ public final class LedgerAdmin implements AutoCloseable {
    * @throws LedgerUnavailableException when the server cannot be reached
    */
   public static LedgerAdmin open(LedgerConfig config) {
-    try {
-      return new LedgerAdmin(config.connect());
-    } catch (SQLException e) {
-      throw new LedgerUnavailableException(
-          "cannot reach the ledger at " + config.maskedUrl() + ": " + e.getMessage(), e);
-    }
+    return new LedgerAdmin(config.open());
   }
 
   /**

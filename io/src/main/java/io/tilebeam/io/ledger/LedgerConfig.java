@@ -68,6 +68,20 @@ public record LedgerConfig(String jdbcUrl, String user, String password, String 
     return c;
   }
 
+  /**
+   * Opens a connection, or fails with a message naming the (masked) URL.
+   *
+   * @throws LedgerUnavailableException when the server cannot be reached
+   */
+  public Connection open() {
+    try {
+      return connect();
+    } catch (SQLException e) {
+      throw new LedgerUnavailableException(
+          "cannot reach the ledger at " + maskedUrl() + ": " + e.getMessage(), e);
+    }
+  }
+
   private static String mask(String url) {
     return PASSWORD_IN_URL
         .matcher(url)

@@ -51,11 +51,11 @@ public final class LedgerSchema {
    */
   public static void migrate(LedgerConfig config) {
     // Reach the server first: the driver's own message is clearer than Flyway's report of it.
-    try (Connection c = config.connect()) {
+    try (Connection c = config.open()) {
       c.isValid(5);
     } catch (SQLException e) {
       throw new LedgerUnavailableException(
-          "cannot reach the ledger at " + config.maskedUrl() + ": " + e.getMessage(), e);
+          "the ledger at " + config.maskedUrl() + " does not answer: " + e.getMessage(), e);
     }
     try {
       Flyway flyway =
