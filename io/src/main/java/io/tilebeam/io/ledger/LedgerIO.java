@@ -171,14 +171,14 @@ public final class LedgerIO {
         OutputReceiver<KV<WorkKey, TileWork>> out)
         throws SQLException {
       KV<WorkKey, TileWork> work = element.getValue();
-      String key = work.getKey().value();
-      if (Boolean.TRUE.equals(seen.contains(key).read())) {
+      // One state access to test and add: it is per element, and state access is the cost here.
+      if (!Boolean.TRUE.equals(seen.addIfAbsent(work.getKey().value()).read())) {
         duplicates.inc();
         return;
       }
-      seen.add(key);
       buffer.add(work);
-      int n = (count.read() == null ? 0 : count.read()) + 1;
+      Integer buffered = count.read();
+      int n = (buffered == null ? 0 : buffered) + 1;
       if (n >= settings.batchSize()) {
         claimBuffered(buffer, out);
         count.write(0);

@@ -1,7 +1,10 @@
 package io.tilebeam.io.ledger;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.MigrationInfo;
@@ -14,6 +17,12 @@ import org.slf4j.LoggerFactory;
 public final class LedgerSchema {
 
   private static final Logger LOG = LoggerFactory.getLogger(LedgerSchema.class);
+
+  /**
+   * The newest migration this code ships ({@code db/migration/V<n>__*.sql}); a test keeps the two
+   * in step. A ledger already at this version needs no Flyway scan, which costs half a second.
+   */
+  static final int CURRENT_VERSION = 2;
 
   private LedgerSchema() {}
 
@@ -45,6 +54,34 @@ public final class LedgerSchema {
   }
 
   /**
+   * The highest migration applied with success in {@code schema}, or -1 when it has none (or no
+   * history table yet). Read-only.
+   */
+  static int installedVersion(Connection c, String schema) throws SQLException {
+    // The schema is a plain identifier (LedgerConfig checks it), so it can be spliced in.
+    String history = schema + ".flyway_schema_history";
+    try (PreparedStatement exists = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+      exists.setString(1, history);
+      try (ResultSet rs = exists.executeQuery()) {
+        rs.next();
+        if (!rs.getBoolean(1)) {
+          return -1;
+        }
+      }
+    }
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT max(version::int) FROM "
+                    + history
+                    + " WHERE success AND version ~ '^[0-9]+$'")) {
+      rs.next();
+      int v = rs.getInt(1);
+      return rs.wasNull() ? -1 : v;
+    }
+  }
+
+  /**
    * Applies pending migrations. A schema newer than this code is refused.
    *
    * @throws LedgerUnavailableException when the ledger cannot be reached or migrated
@@ -52,7 +89,9 @@ public final class LedgerSchema {
   public static void migrate(LedgerConfig config) {
     // Reach the server first: the driver's own message is clearer than Flyway's report of it.
     try (Connection c = config.open()) {
-      c.isValid(5);
+      if (installedVersion(c, config.schema()) == CURRENT_VERSION) {
+        return;
+      }
     } catch (SQLException e) {
       throw new LedgerUnavailableException(
           "the ledger at " + config.maskedUrl() + " does not answer: " + e.getMessage(), e);

@@ -184,4 +184,29 @@ class LedgerTest {
         e.getMessage().contains("schema version 99, newer than this tilebeam"), e.getMessage());
     TestLedgers.drop(newer);
   }
+
+  @Test
+  void theCurrentVersionIsTheNewestShippedMigrationAndAMigratedLedgerIsAtIt() throws Exception {
+    int newest;
+    try (var files =
+        java.nio.file.Files.list(
+            java.nio.file.Path.of(
+                    LedgerSchema.class.getResource("/db/migration/V1__ledger.sql").toURI())
+                .getParent())) {
+      newest =
+          files
+              .map(f -> f.getFileName().toString())
+              .filter(n -> n.matches("V[0-9]+__.*\\.sql"))
+              .mapToInt(n -> Integer.parseInt(n.substring(1, n.indexOf("__"))))
+              .max()
+              .orElseThrow();
+    }
+    assertEquals(newest, LedgerSchema.CURRENT_VERSION);
+    try (var c = config.connect()) {
+      assertEquals(LedgerSchema.CURRENT_VERSION, LedgerSchema.installedVersion(c, config.schema()));
+      assertEquals(-1, LedgerSchema.installedVersion(c, "no_such_schema"));
+    }
+    // Migrating a current ledger again is a no-op that still answers.
+    LedgerSchema.migrate(config);
+  }
 }

@@ -23,7 +23,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.PipelineOptions;
-import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,12 +35,9 @@ final class RunCommand {
 
   private RunCommand() {}
 
-  static int run(JobPlan plan, Options options, PrintStream out) throws IOException {
-    PipelineOptions beam =
-        PipelineOptionsFactory.fromArgs(options.beamArgs().toArray(String[]::new))
-            .withValidation()
-            .create();
-    try (LedgerHandle handle = LedgerHandle.open(options.ledgerUrl(), options.home())) {
+  static int run(JobPlan plan, Options options, LedgerHandle.Opening opening, PrintStream out)
+      throws IOException {
+    try (LedgerHandle handle = opening.get()) {
       LedgerConfig ledger = handle.config();
       LedgerSchema.migrate(ledger);
       if (handle.isEmbedded()) {
@@ -60,6 +56,15 @@ final class RunCommand {
       } catch (SQLException e) {
         throw new io.tilebeam.io.ledger.LedgerUnavailableException(
             "cannot record the run in " + ledger.maskedUrl() + ": " + e.getMessage(), e);
+      }
+      PipelineOptions beam;
+      try {
+        // Checked even when nothing is to be done: a bad option must not wait for a night with
+        // work.
+        beam = Background.join(options.beam());
+      } catch (RuntimeException e) {
+        endRun(ledger, runId, "failed", "{}");
+        throw e;
       }
       RunReport report;
       if (nothingToDo != null) {
@@ -102,17 +107,15 @@ final class RunCommand {
   private static RunReport nothingToDo(JobPlan plan, Ledger ledger, ClaimSettings settings) {
     boolean[] work = {false};
     Map<ClaimState, Long> states =
-        TileStates.walk(
+        TileStates.count(
             plan,
             ledger,
             settings.staleAfter(),
-            (layer, w, key, state) -> {
-              work[0] =
-                  state == ClaimState.PENDING
-                      || state == ClaimState.STALE
-                      || (state == ClaimState.FAILED && settings.retryFailed());
-              return !work[0];
-            });
+            counts ->
+                work[0] =
+                    counts.containsKey(ClaimState.PENDING)
+                        || counts.containsKey(ClaimState.STALE)
+                        || (counts.containsKey(ClaimState.FAILED) && settings.retryFailed()));
     if (work[0]) {
       return null;
     }
@@ -181,12 +184,10 @@ final class RunCommand {
 
   /** The flags of {@code run}. */
   record Options(
-      String ledgerUrl,
-      Path home,
       String reportFile,
       Duration staleAfter,
       int claimBatch,
       int claimShards,
       boolean retryFailed,
-      java.util.List<String> beamArgs) {}
+      java.util.concurrent.CompletableFuture<PipelineOptions> beam) {}
 }

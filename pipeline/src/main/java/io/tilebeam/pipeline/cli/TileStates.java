@@ -5,6 +5,7 @@ import io.tilebeam.io.ledger.Ledger;
 import io.tilebeam.io.ledger.LedgerUnavailableException;
 import io.tilebeam.pipeline.job.JobPlan;
 import io.tilebeam.pipeline.job.LayerPlan;
+import io.tilebeam.transforms.key.KeyHasher;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
 import java.sql.SQLException;
@@ -39,14 +40,15 @@ final class TileStates {
     Map<ClaimState, Long> totals = new EnumMap<>(ClaimState.class);
     boolean[] going = {true};
     for (LayerPlan layer : plan.layers()) {
-      List<TileWork> batch = new ArrayList<>(BATCH);
+      KeyHasher hasher = KeyHasher.of(layer.template());
+      Batch batch = new Batch();
       layer
           .tiling()
           .cover()
           .forEachTile(
               tile -> {
                 if (going[0]) {
-                  batch.add(layer.template().withTile(tile));
+                  batch.add(hasher.work(tile), hasher.key(tile));
                   if (batch.size() == BATCH) {
                     going[0] = flush(batch, layer, ledger, staleAfter, visitor, totals);
                   }
@@ -62,17 +64,94 @@ final class TileStates {
     return totals;
   }
 
+  /** Tiles and their keys, waiting for one statement. */
+  private static final class Batch {
+    final List<TileWork> work = new ArrayList<>(BATCH);
+    final List<WorkKey> keys = new ArrayList<>(BATCH);
+
+    void add(TileWork w, WorkKey key) {
+      work.add(w);
+      keys.add(key);
+    }
+
+    int size() {
+      return keys.size();
+    }
+
+    void clear() {
+      work.clear();
+      keys.clear();
+    }
+  }
+
+  /**
+   * Counts the job's tiles in each state, a thousand keys a statement, and stops after the first
+   * statement whose counts {@code stop} accepts. Only counts cross the wire, not the keys' rows:
+   * the check a rerun of finished work makes before anything else.
+   */
+  static Map<ClaimState, Long> count(
+      JobPlan plan,
+      Ledger ledger,
+      Duration staleAfter,
+      java.util.function.Predicate<Map<ClaimState, Long>> stop) {
+    Map<ClaimState, Long> totals = new EnumMap<>(ClaimState.class);
+    List<WorkKey> keys = new ArrayList<>(BATCH);
+    boolean[] going = {true};
+    for (LayerPlan layer : plan.layers()) {
+      KeyHasher hasher = KeyHasher.of(layer.template());
+      layer
+          .tiling()
+          .cover()
+          .forEachTile(
+              tile -> {
+                if (going[0]) {
+                  keys.add(hasher.key(tile));
+                  if (keys.size() == BATCH) {
+                    going[0] = countBatch(keys, ledger, staleAfter, stop, totals);
+                  }
+                }
+              });
+      if (going[0]) {
+        going[0] = countBatch(keys, ledger, staleAfter, stop, totals);
+      }
+      if (!going[0]) {
+        break;
+      }
+    }
+    return totals;
+  }
+
+  private static boolean countBatch(
+      List<WorkKey> keys,
+      Ledger ledger,
+      Duration staleAfter,
+      java.util.function.Predicate<Map<ClaimState, Long>> stop,
+      Map<ClaimState, Long> totals) {
+    if (keys.isEmpty()) {
+      return true;
+    }
+    Map<ClaimState, Long> counts;
+    try {
+      counts = ledger.stateCounts(keys, staleAfter);
+    } catch (SQLException e) {
+      throw new LedgerUnavailableException("cannot read tile states: " + e.getMessage(), e);
+    }
+    keys.clear();
+    counts.forEach((state, n) -> totals.merge(state, n, Long::sum));
+    return !stop.test(counts);
+  }
+
   private static boolean flush(
-      List<TileWork> batch,
+      Batch batch,
       LayerPlan layer,
       Ledger ledger,
       Duration staleAfter,
       Visitor visitor,
       Map<ClaimState, Long> totals) {
-    if (batch.isEmpty()) {
+    if (batch.size() == 0) {
       return true;
     }
-    List<WorkKey> keys = batch.stream().map(WorkKey::of).toList();
+    List<WorkKey> keys = batch.keys;
     Map<WorkKey, ClaimState> states;
     try {
       states = ledger == null ? Map.of() : ledger.states(keys, staleAfter);
@@ -83,7 +162,7 @@ final class TileStates {
     for (int i = 0; i < batch.size() && going; i++) {
       ClaimState state = states.getOrDefault(keys.get(i), ClaimState.PENDING);
       totals.merge(state, 1L, Long::sum);
-      going = visitor.visit(layer, batch.get(i), keys.get(i), state);
+      going = visitor.visit(layer, batch.work.get(i), keys.get(i), state);
     }
     batch.clear();
     return going;

@@ -5,11 +5,15 @@ import io.tilebeam.io.ledger.LedgerUnavailableException;
 import io.tilebeam.pipeline.job.JobPlan;
 import io.tilebeam.pipeline.job.JobSpecException;
 import io.tilebeam.pipeline.job.JobSpecParser;
+import io.tilebeam.transforms.crs.CrsResolver;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -112,7 +116,33 @@ public final class Tilebeam {
   }
 
   private static int run(Arguments a, PrintStream out) throws java.io.IOException {
-    JobPlan plan = resolve(a);
+    // Start-ups overlap: the embedded ledger's and the CRS database's while the job file is read,
+    // then Beam's options (a second and a half of reflection) while the ledger is asked what is
+    // finished. A rerun of finished work is mostly start-ups. (Options built at once competed with
+    // the CRS database for class loading and made the whole slower on two cores.)
+    try (LedgerHandle.Opening ledger = LedgerHandle.openEarly(a.get("--ledger"), home(a))) {
+      JobPlan plan = resolve(a);
+      CompletableFuture<PipelineOptions> beam =
+          Background.start("tilebeam-beam-options", () -> beamOptions(a.beamArgs()));
+      return run(a, plan, beam, ledger, out);
+    }
+  }
+
+  private static PipelineOptions beamOptions(java.util.List<String> args) {
+    try {
+      return PipelineOptionsFactory.fromArgs(args.toArray(String[]::new)).withValidation().create();
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("Beam options " + args + ": " + e.getMessage());
+    }
+  }
+
+  private static int run(
+      Arguments a,
+      JobPlan plan,
+      CompletableFuture<PipelineOptions> beam,
+      LedgerHandle.Opening ledger,
+      PrintStream out)
+      throws java.io.IOException {
     long budget = positiveLong(a, "--tile-budget", DEFAULT_TILE_BUDGET);
     long tiles = plan.tileCount();
     if (tiles > budget) {
@@ -124,15 +154,13 @@ public final class Tilebeam {
     Duration staleAfter = staleAfter(a);
     RunCommand.Options options =
         new RunCommand.Options(
-            a.get("--ledger"),
-            home(a),
             a.get("--report"),
             staleAfter,
             (int) Math.min(10_000, positiveLong(a, "--claim-batch", 500)),
             (int) Math.min(4096, positiveLong(a, "--claim-shards", ClaimSettings.DEFAULT_SHARDS)),
             a.has("--retry-failed"),
-            a.beamArgs());
-    return RunCommand.run(plan, options, out);
+            beam);
+    return RunCommand.run(plan, options, ledger, out);
   }
 
   private static int plan(Arguments a, PrintStream out) throws java.io.IOException {
@@ -174,6 +202,7 @@ public final class Tilebeam {
   }
 
   private static JobPlan resolve(Arguments a) {
+    CrsResolver.warmUpInBackground();
     return JobPlan.resolve(JobSpecParser.parse(Path.of(a.require("--job"))));
   }
 

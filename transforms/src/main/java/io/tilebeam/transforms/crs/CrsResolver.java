@@ -30,6 +30,26 @@ public final class CrsResolver {
   private CrsResolver() {}
 
   /**
+   * Starts SIS's EPSG database (seconds, the longest part of a command's start-up) on a daemon
+   * thread, so that it overlaps work that does not need it, such as reading the job file. Failures
+   * are left for the first real {@link #resolve} to report.
+   */
+  public static void warmUpInBackground() {
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                resolve("EPSG:3857");
+              } catch (RuntimeException e) {
+                // resolve() reports it where it matters.
+              }
+            },
+            "tilebeam-crs-warm-up");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /**
    * Resolves a code ({@code EPSG:3857}), URN, OGC URI, {@code CRS:84} or WKT (1 or 2) to a CRS in
    * east/north axis order. Results are cached per spelling.
    *

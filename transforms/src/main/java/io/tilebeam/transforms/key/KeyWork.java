@@ -1,6 +1,7 @@
 package io.tilebeam.transforms.key;
 
 import io.tilebeam.transforms.tiling.PlannedTile;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -39,19 +40,25 @@ public final class KeyWork
 
   private static final class KeyFn extends DoFn<PlannedTile, KV<WorkKey, TileWork>> {
     private final Map<String, TileWork> templates;
+    private transient Map<String, KeyHasher> hashers;
 
     KeyFn(Map<String, TileWork> templates) {
       this.templates = templates;
     }
 
+    @Setup
+    public void setup() {
+      hashers = new HashMap<>();
+      templates.forEach((layer, template) -> hashers.put(layer, KeyHasher.of(template)));
+    }
+
     @ProcessElement
     public void process(@Element PlannedTile planned, OutputReceiver<KV<WorkKey, TileWork>> out) {
-      TileWork template = templates.get(planned.layer());
-      if (template == null) {
+      KeyHasher hasher = hashers.get(planned.layer());
+      if (hasher == null) {
         throw new IllegalStateException("no key template for layer " + planned.layer());
       }
-      TileWork work = template.withTile(planned.tile());
-      out.output(KV.of(WorkKey.of(work), work));
+      out.output(KV.of(hasher.key(planned.tile()), hasher.work(planned.tile())));
     }
   }
 }

@@ -100,6 +100,14 @@ public record TileWork(
    * (members in sorted order, params already canonical) because it is computed once per tile.
    */
   public String encode() {
+    return encodeAllButTile() + encodeTile(tile);
+  }
+
+  /**
+   * The canonical JSON up to the tile's members, which sort last ({@code x}, {@code y}, {@code z}):
+   * the part that {@link KeyHasher} digests once for a whole layer.
+   */
+  String encodeAllButTile() {
     StringBuilder s = new StringBuilder(320 + params.length());
     s.append("{\"algorithm\":").append(algorithmVersion);
     CanonicalJson.appendString(s.append(",\"format\":"), format);
@@ -110,10 +118,12 @@ public record TileWork(
     CanonicalJson.appendString(s.append(",\"sourceCrs\":"), sourceCrs);
     CanonicalJson.appendString(s.append(",\"targetCrs\":"), targetCrs);
     CanonicalJson.appendString(s.append(",\"tileMatrixSet\":"), tileMatrixSet);
-    s.append(",\"x\":").append(tile.x());
-    s.append(",\"y\":").append(tile.y());
-    s.append(",\"z\":").append(tile.z());
-    return s.append('}').toString();
+    return s.toString();
+  }
+
+  /** The rest of the canonical JSON: the tile's members and the closing brace. */
+  static String encodeTile(TileId tile) {
+    return ",\"x\":" + tile.x() + ",\"y\":" + tile.y() + ",\"z\":" + tile.z() + "}";
   }
 
   /**

@@ -33,8 +33,13 @@ public record WorkKey(String value) implements Serializable, Comparable<WorkKey>
 
   /** The key of {@code work}. */
   public static WorkKey of(TileWork work) {
-    String preimage = work.namespace() + ":v" + work.algorithmVersion() + ":" + work.encode();
+    String preimage = preimagePrefix(work) + work.encode();
     return new WorkKey(Base32.encode(Sha256.of(preimage.getBytes(StandardCharsets.UTF_8))));
+  }
+
+  /** What the hashed text starts with, before the work's canonical JSON. */
+  static String preimagePrefix(TileWork work) {
+    return work.namespace() + ":v" + work.algorithmVersion() + ":";
   }
 
   /**
