@@ -41,11 +41,13 @@ public final class Ledger implements AutoCloseable {
           + " AND (t.run_id = EXCLUDED.run_id OR t.failed_at IS NOT NULL"
           + " OR t.claimed_at < now() - make_interval(secs => ?))"
           + " RETURNING t.work_key)"
+          // Why a key was not claimed is looked up only for keys that were not: a scalar subquery
+          // in a CASE branch runs only when reached, and on a first run no key reaches it.
           + " SELECT i.work_key, CASE WHEN c.work_key IS NOT NULL THEN 'CLAIMED'"
-          + " WHEN t.completed_at IS NOT NULL THEN 'COMPLETED'"
+          + " ELSE (SELECT CASE WHEN t.completed_at IS NOT NULL THEN 'COMPLETED'"
           + " WHEN t.failed_at IS NOT NULL THEN 'FAILED' ELSE 'IN_FLIGHT' END"
-          + " FROM input i LEFT JOIN claimed c ON c.work_key = i.work_key"
-          + " LEFT JOIN tiles t ON t.work_key = i.work_key";
+          + " FROM tiles t WHERE t.work_key = i.work_key) END"
+          + " FROM input i LEFT JOIN claimed c ON c.work_key = i.work_key";
 
   private static final String COMPLETE =
       "UPDATE tiles AS t SET completed_at = COALESCE(t.completed_at, now()), output_uri = u.uri,"

@@ -124,7 +124,9 @@ class EndToEndTest {
 
   @Test
   void directRunner() throws Exception {
-    runTwiceAndCheck("--runner=DirectRunner");
+    // The DirectRunner's element checks are off by default in the CLI; here they check our coders.
+    runTwiceAndCheck(
+        "--runner=DirectRunner", "--enforceImmutability=true", "--enforceEncodability=true");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.tilebeam.transforms.bench;
 
 import io.tilebeam.transforms.crs.CrsRef;
+import io.tilebeam.transforms.key.KeyHasher;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.tiling.Extent;
@@ -90,6 +91,21 @@ public class PlanKeyBenchmark {
   public void keys(Blackhole bh) {
     for (int i = 0; i < KEYS; i++) {
       bh.consume(WorkKey.of(template.withTile(TileId.of(12, 2000 + (i & 1023), 1300 + (i >> 10)))));
+    }
+  }
+
+  /**
+   * The same keys through a {@link KeyHasher}, as KeyWork and the rerun check make them: the
+   * layer's shared preimage digested once.
+   */
+  @Benchmark
+  @OperationsPerInvocation(KEYS)
+  public void hashedKeys(Blackhole bh) {
+    KeyHasher hasher = KeyHasher.of(template);
+    for (int i = 0; i < KEYS; i++) {
+      TileId tile = TileId.of(12, 2000 + (i & 1023), 1300 + (i >> 10));
+      bh.consume(hasher.work(tile));
+      bh.consume(hasher.key(tile));
     }
   }
 }

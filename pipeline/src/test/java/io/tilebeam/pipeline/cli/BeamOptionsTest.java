@@ -1,0 +1,44 @@
+package io.tilebeam.pipeline.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.apache.beam.runners.direct.DirectOptions;
+import org.apache.beam.runners.flink.FlinkRunner;
+import org.junit.jupiter.api.Test;
+
+class BeamOptionsTest {
+
+  @Test
+  void theDirectRunnersElementChecksAreOffUnlessAskedFor() {
+    DirectOptions byDefault =
+        Tilebeam.beamOptions(List.of("--runner=DirectRunner")).as(DirectOptions.class);
+    assertFalse(byDefault.isEnforceImmutability());
+    assertFalse(byDefault.isEnforceEncodability());
+
+    DirectOptions asked =
+        Tilebeam.beamOptions(
+                List.of(
+                    "--runner=DirectRunner", "--enforceImmutability=true", "--enforceEncodability"))
+            .as(DirectOptions.class);
+    assertTrue(asked.isEnforceImmutability());
+    assertTrue(asked.isEnforceEncodability());
+  }
+
+  @Test
+  void otherRunnersAreLeftAsGiven() {
+    assertEquals(
+        FlinkRunner.class,
+        Tilebeam.beamOptions(List.of("--runner=FlinkRunner", "--flinkMaster=[local]")).getRunner());
+  }
+
+  @Test
+  void anUnknownOptionIsABadArgument() {
+    UsageException e =
+        assertThrows(UsageException.class, () -> Tilebeam.beamOptions(List.of("--parallelismm=2")));
+    assertTrue(e.getMessage().contains("parallelismm"), e.getMessage());
+  }
+}
