@@ -47,7 +47,7 @@ public final class FlatGeobufFormat implements TileFormat {
   }
 
   @Override
-  public byte[] encode(RenderedTile tile, CrsRef crs) throws IOException {
+  public Encoded encode(RenderedTile tile, CrsRef crs) throws IOException {
     List<Geometry> geometries = readGeometries(tile);
     PropertyColumns columns = PropertyColumns.of(tile.features());
     byte geometryType = commonType(geometries);
@@ -84,7 +84,7 @@ public final class FlatGeobufFormat implements TileFormat {
         out.write(((EncodedItem) item).bytes);
       }
     }
-    return out.toByteArray();
+    return new Encoded(out.toByteArray(), items.size());
   }
 
   @Override

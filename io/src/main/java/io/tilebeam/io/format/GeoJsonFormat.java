@@ -37,7 +37,7 @@ public final class GeoJsonFormat implements TileFormat {
   }
 
   @Override
-  public byte[] encode(RenderedTile tile, CrsRef crs) throws IOException {
+  public Encoded encode(RenderedTile tile, CrsRef crs) throws IOException {
     StringBuilder out = new StringBuilder(256 + tile.features().size() * 256);
     out.append("{\"type\":\"FeatureCollection\"");
     String urn = crsUrn(crs.identity());
@@ -64,7 +64,7 @@ public final class GeoJsonFormat implements TileFormat {
       out.append(",\"properties\":").append(f.properties()).append('}');
     }
     out.append("]}\n");
-    return out.toString().getBytes(StandardCharsets.UTF_8);
+    return new Encoded(out.toString().getBytes(StandardCharsets.UTF_8), tile.features().size());
   }
 
   @Override

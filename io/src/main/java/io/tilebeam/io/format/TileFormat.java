@@ -16,11 +16,20 @@ public interface TileFormat extends Serializable {
   String extension();
 
   /**
+   * A tile's bytes and how many features they hold: all of the tile's, except where a format cannot
+   * hold a feature at all (a polygon smaller than one unit of a vector tile's grid).
+   *
+   * @param bytes the encoded tile
+   * @param features how many features the bytes hold
+   */
+  record Encoded(byte[] bytes, long features) {}
+
+  /**
    * The tile's bytes. The same tile always gives the same bytes.
    *
    * @throws IOException when the content cannot be encoded
    */
-  byte[] encode(RenderedTile tile, CrsRef crs) throws IOException;
+  Encoded encode(RenderedTile tile, CrsRef crs) throws IOException;
 
   /**
    * Parses written bytes back and returns how many features they hold.
@@ -40,9 +49,11 @@ public interface TileFormat extends Serializable {
         return new GeoJsonFormat();
       case "flatgeobuf":
         return new FlatGeobufFormat();
+      case "mvt":
+        return new MvtFormat();
       default:
         throw new IllegalArgumentException(
-            "unknown output format '" + name + "' (supported: geojson, flatgeobuf)");
+            "unknown output format '" + name + "' (supported: geojson, flatgeobuf, mvt)");
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.tilebeam.io.sink;
 
 import io.tilebeam.io.Locations;
+import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.transforms.outcome.TileFailure;
 import io.tilebeam.transforms.reproject.RenderedTile;
 import java.io.IOException;
@@ -89,9 +90,9 @@ public final class TileSinkIO {
     @ProcessElement
     public void process(@Element RenderedTile tile, MultiOutputReceiver out) throws IOException {
       PublishSpec spec = specs.get(tile.work().layer());
-      byte[] bytes;
+      TileFormat.Encoded encoded;
       try {
-        bytes = spec.format().encode(tile, spec.targetCrs());
+        encoded = spec.format().encode(tile, spec.targetCrs());
       } catch (IOException | RuntimeException e) {
         out.get(FAILED)
             .output(
@@ -102,7 +103,7 @@ public final class TileSinkIO {
       PublishResult result =
           sinks
               .get(tile.work().layer())
-              .publish(tile.key(), tile.work(), bytes, tile.features().size());
+              .publish(tile.key(), tile.work(), encoded.bytes(), encoded.features());
       (result.outcome() == PublishResult.Outcome.WRITTEN ? written : unchanged).inc();
       featuresWritten.inc(result.featureCount());
       out.get(PUBLISHED).output(result);

@@ -45,36 +45,44 @@ class FormatsTest {
     fs.add(
         new RenderedFeature(
             "a",
-            wkb.write(wkt.read("POLYGON((0 0, 1000 0, 1000 1000, 0 1000, 0 0))")),
+            wkb.write(
+                wkt.read(
+                    "POLYGON((-9000000 9000000, -8000000 9000000, -8000000 10000000,"
+                        + " -9000000 10000000, -9000000 9000000))")),
             "{\"name\":\"A\",\"n\":1,\"ok\":true}"));
     fs.add(
         new RenderedFeature(
             "b",
-            wkb.write(wkt.read("POLYGON((2000 2000, 3000 2000, 3000 2500, 2000 2000))")),
+            wkb.write(
+                wkt.read(
+                    "POLYGON((-5000000 5000000, -4000000 5000000, -4000000 5500000,"
+                        + " -5000000 5000000))")),
             "{\"name\":\"B\",\"n\":2.5,\"tags\":[\"x\"]}"));
     return new RenderedTile(WorkKey.of(w), w, fs, 2, 0);
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"geojson", "flatgeobuf"})
+  @ValueSource(strings = {"geojson", "flatgeobuf", "mvt"})
   void encodingIsDeterministicAndParsesBack(String name) throws Exception {
     TileFormat format = TileFormat.named(name);
-    byte[] a = format.encode(tile(), CrsRef.of("EPSG:3857"));
-    byte[] b = format.encode(tile(), CrsRef.of("EPSG:3857"));
+    byte[] a = format.encode(tile(), CrsRef.of("EPSG:3857")).bytes();
+    byte[] b = format.encode(tile(), CrsRef.of("EPSG:3857")).bytes();
     assertArrayEquals(a, b);
     assertEquals(2, format.countFeatures(a));
   }
 
   /** GDAL, an independent reader, opens the output with the right CRS and feature count. */
   @ParameterizedTest
-  @ValueSource(strings = {"geojson", "flatgeobuf"})
+  @ValueSource(strings = {"geojson", "flatgeobuf", "mvt"})
   void gdalReadsTheOutput(String name) throws Exception {
     // scripts/setup.sh installs GDAL; outside CI a machine without it skips this check.
     Assumptions.assumeTrue(
         System.getenv("CI") != null || ogrinfoInstalled(), "ogrinfo is installed");
     TileFormat format = TileFormat.named(name);
-    Path file = dir.resolve("tile." + format.extension());
-    Files.write(file, format.encode(tile(), CrsRef.of("EPSG:3857")));
+    // z/x/y in the path: how GDAL's MVT driver knows where a single tile lies.
+    Path file = dir.resolve("1/0/0." + format.extension());
+    Files.createDirectories(file.getParent());
+    Files.write(file, format.encode(tile(), CrsRef.of("EPSG:3857")).bytes());
     Process p =
         new ProcessBuilder("ogrinfo", "-so", "-al", file.toString())
             .redirectErrorStream(true)

@@ -113,6 +113,7 @@ public final class JobPlan {
     double buffer = p.get("bufferPixels").doubleValue();
     int precision = p.get("precision").intValue();
     checkOutput(l, path);
+    checkVectorTiles(l, tms, target, path);
     String sourceIdentity;
     try {
       sourceIdentity = SourceIdentity.ofFile(sourcePath);
@@ -264,6 +265,20 @@ public final class JobPlan {
     if (existing == null || !Files.isDirectory(existing) || !Files.isWritable(existing)) {
       throw new JobSpecException(
           path + ".output.uri", l.outputUri(), "is not a writable directory");
+    }
+  }
+
+  /** Vector tiles are Web Mercator tiles: their grid is the tile's, in EPSG:3857. */
+  private static void checkVectorTiles(LayerSpec l, TileMatrixSet tms, CrsRef target, String path) {
+    if (!l.outputFormat().equals("mvt")) {
+      return;
+    }
+    if (!tms.id().equals("WebMercatorQuad")) {
+      throw new JobSpecException(
+          path + ".tileMatrixSet", l.tileMatrixSet(), "mvt output needs WebMercatorQuad tiles");
+    }
+    if (!target.identity().equals("EPSG:3857")) {
+      throw new JobSpecException(path + ".targetCrs", l.targetCrs(), "mvt output needs EPSG:3857");
     }
   }
 

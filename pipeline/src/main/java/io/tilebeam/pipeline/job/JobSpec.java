@@ -28,7 +28,7 @@ public record JobSpec(String namespace, List<LayerSpec> layers) {
    * @param maxZoom the last zoom, inclusive
    * @param targetCrs the output CRS as spelled
    * @param outputUri the output directory or {@code file:} URI
-   * @param outputFormat {@code geojson} or {@code flatgeobuf}
+   * @param outputFormat {@code geojson}, {@code flatgeobuf} or {@code mvt}
    * @param params the byte-changing parameters, defaults filled in, as canonical JSON
    */
   public record LayerSpec(

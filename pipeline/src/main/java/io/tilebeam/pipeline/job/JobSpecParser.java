@@ -34,7 +34,7 @@ public final class JobSpecParser {
 
   static final Set<String> OUTPUT_FORMATS = Set.of("geojson", "flatgeobuf", "mvt", "postgis");
 
-  static final Set<String> WRITE_FORMATS = Set.of("geojson", "flatgeobuf");
+  static final Set<String> WRITE_FORMATS = Set.of("geojson", "flatgeobuf", "mvt");
 
   /** Job parameters that change the bytes, with what they mean. */
   static final Set<String> PARAMS = Set.of("bufferPixels", "precision");

@@ -120,6 +120,22 @@ class BadJobTest {
   }
 
   @Test
+  void vectorTilesNeedWebMercatorTilesInWebMercator() throws IOException {
+    String mvt = layer("format: flatgeobuf", "format: mvt");
+    assertRefused(
+        run(job(mvt.replace("targetCrs: EPSG:3857", "targetCrs: EPSG:4326"))),
+        "layers[0].targetCrs",
+        "'EPSG:4326'");
+    assertRefused(
+        run(
+            job(
+                mvt.replace("tileMatrixSet: WebMercatorQuad", "tileMatrixSet: WorldCRS84Quad")
+                    .replace("[0, 3]", "[0, 2]"))),
+        "layers[0].tileMatrixSet",
+        "'WorldCRS84Quad'");
+  }
+
+  @Test
   void aTileMatrixSetWithUnnamedAxesIsRefusedNamingTheFile() throws IOException {
     Path tms = dir.resolve("grid.json");
     Files.writeString(

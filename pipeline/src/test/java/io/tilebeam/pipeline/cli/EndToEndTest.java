@@ -29,19 +29,24 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("slow")
 class EndToEndTest {
 
-  /** The sample job's tile count: 85 world tiles at z0-3 and 67 Pacific tiles at z2-5. */
-  static final int SAMPLE_TILES = 152;
+  /**
+   * The sample job's tile count: 85 world tiles at z0-3, 67 Pacific tiles at z2-5 and 21 vector
+   * tiles at z0-2.
+   */
+  static final int SAMPLE_TILES = 173;
 
   /**
-   * Golden outputs: the SHA-256 of two published tiles of the sample job. They change only with the
-   * algorithm version (see {@code Algorithm.VERSION}).
+   * Golden outputs: the SHA-256 of three published tiles of the sample job, one per format. They
+   * change only with the algorithm version (see {@code Algorithm.VERSION}).
    */
   static final Map<String, String> GOLDEN =
       Map.of(
           "islands/0/0/0.fgb",
               "sha256:7bbe50c610f3025bd59145b292172ac415386bfe366c4bc25addbc7d42ab79ca",
           "pacific/3/0/3.geojson",
-              "sha256:a0218bb0fefa3d303bafe4e4ba2a499c426dec26a399b554f53e5704e06c82b5");
+              "sha256:a0218bb0fefa3d303bafe4e4ba2a499c426dec26a399b554f53e5704e06c82b5",
+          "vector/0/0/0.mvt",
+              "sha256:46f5373eaa22572ea4b95edf8cc71059f231f8b3291ae7b27bf967aef0d7b30a");
 
   @TempDir Path dir;
 
@@ -89,7 +94,13 @@ class EndToEndTest {
         String name = dir.resolve("out").relativize(file).toString();
         long features = rs.getLong(3);
         String ext = name.substring(name.lastIndexOf('.') + 1);
-        TileFormat format = TileFormat.named(ext.equals("fgb") ? "flatgeobuf" : "geojson");
+        TileFormat format =
+            TileFormat.named(
+                switch (ext) {
+                  case "fgb" -> "flatgeobuf";
+                  case "mvt" -> "mvt";
+                  default -> "geojson";
+                });
         assertEquals(features, format.countFeatures(Files.readAllBytes(file)), name);
         rows.put(name, rs.getString(2));
       }

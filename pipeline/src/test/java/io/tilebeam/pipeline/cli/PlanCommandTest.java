@@ -24,7 +24,7 @@ class PlanCommandTest {
     Path tiles = dir.resolve("tiles.jsonl");
     TestJobs.Result r = TestJobs.plan(jobFile, dir, tiles);
     assertEquals(ExitCode.OK, r.code(), r.err());
-    assertTrue(r.out().contains("152 tiles, 152 pending"), r.out());
+    assertTrue(r.out().contains("173 tiles, 173 pending"), r.out());
     List<String> lines = Files.readAllLines(tiles);
     assertEquals(EndToEndTest.SAMPLE_TILES, lines.size());
     Set<String> keys = new HashSet<>();

@@ -64,7 +64,7 @@ class KeySetRunnerTest {
           .cover()
           .forEachTile(t -> planned.add(WorkKey.of(l.template().withTile(t)).value()));
     }
-    assertEquals(152, planned.size());
+    assertEquals(173, planned.size());
     assertEquals(planned, keysOn(plan, "direct", "--runner=DirectRunner"));
     assertEquals(
         planned,
