@@ -5,13 +5,8 @@ import io.tilebeam.io.sink.PublishResult.Outcome;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.UUID;
 
 /**
@@ -62,26 +57,15 @@ public final class LocalTileSink {
     }
     Path temp = dir.resolve(TEMP_PREFIX + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
     try {
-      write(temp, bytes);
+      AtomicFiles.write(temp, bytes);
       validate(temp, checksum, featureCount);
-      move(temp, target);
-      forceDirectory(dir);
+      AtomicFiles.move(temp, target);
+      AtomicFiles.forceDirectory(dir);
     } finally {
       Files.deleteIfExists(temp);
     }
     return new PublishResult(
         key, work, target.toUri().toString(), checksum, featureCount, Outcome.WRITTEN);
-  }
-
-  private static void write(Path temp, byte[] bytes) throws IOException {
-    try (FileChannel ch =
-        FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      ByteBuffer buf = ByteBuffer.wrap(bytes);
-      while (buf.hasRemaining()) {
-        ch.write(buf);
-      }
-      ch.force(true);
-    }
   }
 
   private void validate(Path temp, String checksum, long featureCount) throws IOException {
@@ -100,27 +84,6 @@ public final class LocalTileSink {
               + parsed
               + " features, expected "
               + featureCount);
-    }
-  }
-
-  private static void move(Path temp, Path target) throws IOException {
-    try {
-      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      throw new IOException(
-          "the file system of " + target + " cannot move atomically; refusing to publish", e);
-    }
-  }
-
-  /** Makes the rename durable: without it a crash may forget the new directory entry. */
-  private static void forceDirectory(Path dir) throws IOException {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (IOException e) {
-      // Some file systems (and all of Windows) refuse to open a directory; the rename still holds.
-      if (!System.getProperty("os.name", "").startsWith("Windows")) {
-        throw e;
-      }
     }
   }
 }

@@ -8,12 +8,27 @@ import org.locationtech.jts.geom.LineString;
 import org.locationtech.jts.geom.LinearRing;
 import org.locationtech.jts.geom.Polygon;
 
-/** Reads RFC 7946 geometry objects into JTS geometries (x = first ordinate, y = second). */
+/**
+ * Reads RFC 7946 geometry objects into JTS geometries (x = first ordinate, y = second). An unclosed
+ * polygon ring is closed (a common fault, repaired and counted); anything else malformed, such as a
+ * non-finite coordinate or a ring of fewer than four positions, is an {@link
+ * IllegalArgumentException} naming the value.
+ */
 final class GeoJsonGeometry {
 
-  private GeoJsonGeometry() {}
+  private final GeometryFactory f;
+  private long ringsClosed;
 
-  static Geometry parse(JsonNode node, GeometryFactory f) {
+  GeoJsonGeometry(GeometryFactory f) {
+    this.f = f;
+  }
+
+  /** How many unclosed rings this reader has closed. */
+  long ringsClosed() {
+    return ringsClosed;
+  }
+
+  Geometry parse(JsonNode node) {
     if (node == null || node.isNull()) {
       return f.createGeometryCollection();
     }
@@ -35,12 +50,12 @@ final class GeoJsonGeometry {
           return f.createMultiLineString(lines);
         }
       case "Polygon":
-        return polygon(c, f);
+        return polygon(c);
       case "MultiPolygon":
         {
           Polygon[] polygons = new Polygon[size(c)];
           for (int i = 0; i < polygons.length; i++) {
-            polygons[i] = polygon(c.get(i), f);
+            polygons[i] = polygon(c.get(i));
           }
           return f.createMultiPolygon(polygons);
         }
@@ -49,7 +64,7 @@ final class GeoJsonGeometry {
           JsonNode geometries = node.path("geometries");
           Geometry[] parts = new Geometry[geometries.size()];
           for (int i = 0; i < parts.length; i++) {
-            parts[i] = parse(geometries.get(i), f);
+            parts[i] = parse(geometries.get(i));
           }
           return f.createGeometryCollection(parts);
         }
@@ -58,25 +73,26 @@ final class GeoJsonGeometry {
     }
   }
 
-  private static Polygon polygon(JsonNode rings, GeometryFactory f) {
+  private Polygon polygon(JsonNode rings) {
     if (size(rings) == 0) {
       return f.createPolygon();
     }
-    LinearRing shell = ring(rings.get(0), f);
+    LinearRing shell = ring(rings.get(0));
     LinearRing[] holes = new LinearRing[rings.size() - 1];
     for (int i = 1; i < rings.size(); i++) {
-      holes[i - 1] = ring(rings.get(i), f);
+      holes[i - 1] = ring(rings.get(i));
     }
     return f.createPolygon(shell, holes);
   }
 
-  private static LinearRing ring(JsonNode node, GeometryFactory f) {
+  private LinearRing ring(JsonNode node) {
     Coordinate[] coords = positions(node);
     if (coords.length > 0 && !coords[0].equals2D(coords[coords.length - 1])) {
       // An unclosed ring is a common data fault; closing it keeps the feature, and JTS would throw.
       Coordinate[] closed = java.util.Arrays.copyOf(coords, coords.length + 1);
       closed[coords.length] = coords[0].copy();
       coords = closed;
+      ringsClosed++;
     }
     if (coords.length > 0 && coords.length < 4) {
       throw new IllegalArgumentException("a polygon ring has " + coords.length + " positions");
@@ -99,7 +115,13 @@ final class GeoJsonGeometry {
     if (!node.get(0).isNumber() || !node.get(1).isNumber()) {
       throw new IllegalArgumentException("a position has a non-number: " + node);
     }
-    return new Coordinate(node.get(0).doubleValue(), node.get(1).doubleValue());
+    double x = node.get(0).doubleValue();
+    double y = node.get(1).doubleValue();
+    if (!Double.isFinite(x) || !Double.isFinite(y)) {
+      // 1e999 reads as infinity, and a lenient writer's NaN as NaN: no CRS can place either.
+      throw new IllegalArgumentException("a position is not finite: " + node);
+    }
+    return new Coordinate(x, y);
   }
 
   private static int size(JsonNode node) {

@@ -30,10 +30,16 @@ import org.locationtech.jts.io.WKBWriter;
  */
 public final class GeoJsonSource {
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  // NaN and Infinity are not JSON, but common writers (Python's json module among them) emit them:
+  // such a file is read, and the features holding them go to the dead letter.
+  private static final ObjectMapper MAPPER =
+      com.fasterxml.jackson.databind.json.JsonMapper.builder()
+          .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+          .build();
   private static final JsonFactory FACTORY = MAPPER.getFactory();
 
   private final Path path;
+  private long ringsClosed;
 
   /** A source reading {@code path}. */
   public GeoJsonSource(Path path) {
@@ -65,14 +71,19 @@ public final class GeoJsonSource {
     }
   }
 
+  /** A feature that cannot be used: where it is (its id, or its place in the file) and why. */
+  public record BadFeature(String featureId, String reason) {}
+
   /**
-   * Calls {@code action} for every feature, in file order.
+   * Calls {@code action} for every usable feature and {@code bad} for every feature that cannot be
+   * used (a malformed geometry, a non-finite coordinate, properties that are not an object), in
+   * file order. A bad feature costs only itself.
    *
-   * @throws SourceFormatException when the file is not a valid FeatureCollection; the message gives
-   *     the line, column and byte offset
+   * @throws SourceFormatException when the file is not a FeatureCollection or not JSON at all; the
+   *     message gives the line, column and byte offset
    */
-  public void forEach(Consumer<Feature> action) throws IOException {
-    GeometryFactory factory = new GeometryFactory();
+  public void forEach(Consumer<Feature> action, Consumer<BadFeature> bad) throws IOException {
+    GeoJsonGeometry geometries = new GeoJsonGeometry(new GeometryFactory());
     WKBWriter wkb = new WKBWriter(2);
     try (InputStream in = Files.newInputStream(path);
         JsonParser p = FACTORY.createParser(in)) {
@@ -90,7 +101,14 @@ public final class GeoJsonSource {
         for (JsonToken f = p.nextToken(); f != JsonToken.END_ARRAY; f = p.nextToken()) {
           JsonLocation at = p.currentTokenLocation();
           JsonNode node = MAPPER.readTree(p);
-          action.accept(toFeature(node, factory, wkb, at));
+          Feature feature;
+          try {
+            feature = toFeature(node, geometries, wkb);
+          } catch (IllegalArgumentException e) {
+            bad.accept(new BadFeature(idOrPlace(node, at), e.getMessage()));
+            continue;
+          }
+          action.accept(feature);
         }
       }
       if (!sawFeatures) {
@@ -100,30 +118,39 @@ public final class GeoJsonSource {
     } catch (JsonProcessingException e) {
       throw corrupt(e);
     }
+    ringsClosed = geometries.ringsClosed();
   }
 
-  private Feature toFeature(
-      JsonNode node, GeometryFactory factory, WKBWriter wkb, JsonLocation at) {
-    try {
-      if (!"Feature".equals(node.path("type").asText())) {
-        throw new IllegalArgumentException("not a Feature");
-      }
-      Geometry g = GeoJsonGeometry.parse(node.get("geometry"), factory);
-      JsonNode props = node.get("properties");
-      String properties = props == null || props.isNull() ? "{}" : CanonicalJson.write(props);
-      if (!properties.startsWith("{")) {
-        throw new IllegalArgumentException("properties must be an object");
-      }
-      JsonNode id = node.get("id");
-      String fid =
-          id != null && (id.isTextual() || id.isIntegralNumber())
-              ? id.asText()
-              : digestId(node.get("geometry"), properties);
-      return new Feature(fid, wkb.write(g), properties);
-    } catch (IllegalArgumentException e) {
-      throw new SourceFormatException(
-          path + ": feature at " + describe(at) + ": " + e.getMessage(), e);
+  /** Unclosed polygon rings the last {@link #forEach} closed. */
+  public long ringsClosed() {
+    return ringsClosed;
+  }
+
+  private Feature toFeature(JsonNode node, GeoJsonGeometry geometries, WKBWriter wkb) {
+    if (!"Feature".equals(node.path("type").asText())) {
+      throw new IllegalArgumentException("not a Feature: type " + node.path("type"));
     }
+    Geometry g = geometries.parse(node.get("geometry"));
+    JsonNode props = node.get("properties");
+    String properties = props == null || props.isNull() ? "{}" : CanonicalJson.write(props);
+    if (!properties.startsWith("{")) {
+      throw new IllegalArgumentException("properties must be an object, not " + props);
+    }
+    JsonNode id = node.get("id");
+    String fid =
+        id != null && (id.isTextual() || id.isIntegralNumber())
+            ? id.asText()
+            : digestId(node.get("geometry"), properties);
+    return new Feature(fid, wkb.write(g), properties);
+  }
+
+  /** A bad feature's own id when it has one, else where it starts in the file. */
+  private String idOrPlace(JsonNode node, JsonLocation at) {
+    JsonNode id = node == null ? null : node.get("id");
+    if (id != null && (id.isTextual() || id.isIntegralNumber())) {
+      return id.asText();
+    }
+    return "feature at " + describe(at);
   }
 
   private static String digestId(JsonNode geometry, String properties) {

@@ -1,11 +1,14 @@
 package io.tilebeam.io.source;
 
+import io.tilebeam.transforms.feature.Antimeridian;
 import io.tilebeam.transforms.feature.Feature;
 import io.tilebeam.transforms.feature.TileFeatures;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.TileWorkCoder;
 import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.key.WorkKeyCoder;
+import io.tilebeam.transforms.outcome.FeatureFailure;
+import io.tilebeam.transforms.reproject.ReprojectTiles;
 import io.tilebeam.transforms.tiling.FeatureTiles;
 import io.tilebeam.transforms.tiling.TileId;
 import java.io.IOException;
@@ -29,23 +32,34 @@ import org.apache.beam.sdk.transforms.join.CoGroupByKey;
 import org.apache.beam.sdk.transforms.join.KeyedPCollectionTuple;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.locationtech.jts.io.ParseException;
 import org.locationtech.jts.io.WKBReader;
 import org.opengis.referencing.operation.TransformException;
 
 /**
- * Stage 4 of the graph: the features of the claimed tiles. An unindexed source (GeoJSON) is read
- * once; each feature is assigned to the tiles it may fall in and joined to the claimed tiles by
- * tile reference, so only claimed tiles go on to feature work.
+ * Stage 4 of the graph: the features of the claimed tiles ({@link #TILES}). An unindexed source
+ * (GeoJSON) is read once; each feature is assigned to the tiles it may fall in and joined to the
+ * claimed tiles by tile reference, so only claimed tiles go on to feature work. A feature that
+ * cannot be read or placed goes to {@link #DEAD_LETTERS} with its id and reason; the rest go on.
  */
 public final class ReadFeatures
-    extends PTransform<PCollection<KV<WorkKey, TileWork>>, PCollection<TileFeatures>> {
+    extends PTransform<PCollection<KV<WorkKey, TileWork>>, PCollectionTuple> {
+
+  /** The claimed tiles with their features. */
+  public static final TupleTag<TileFeatures> TILES = new TupleTag<>() {};
+
+  /** Features that could not be read or placed. */
+  public static final TupleTag<FeatureFailure> DEAD_LETTERS = new TupleTag<>() {};
 
   /** Counter of features read from sources. */
   public static final String FEATURES_READ = "featuresRead";
+
+  private static final TupleTag<KV<String, Feature>> ASSIGNED = new TupleTag<>() {};
 
   private static final TupleTag<KV<WorkKey, TileWork>> CLAIMED = new TupleTag<>() {};
   private static final TupleTag<Feature> FEATURES = new TupleTag<>() {};
@@ -62,7 +76,7 @@ public final class ReadFeatures
   }
 
   @Override
-  public PCollection<TileFeatures> expand(PCollection<KV<WorkKey, TileWork>> claimed) {
+  public PCollectionTuple expand(PCollection<KV<WorkKey, TileWork>> claimed) {
     for (Map.Entry<String, SourceSpec> e : sources.entrySet()) {
       if (!e.getValue().format().equals("geojson")) {
         throw new IllegalArgumentException(
@@ -82,14 +96,20 @@ public final class ReadFeatures
                 MapElements.into(TypeDescriptors.strings()).via(kv -> kv.getValue().layer()))
             .apply("DistinctLayers", Distinct.create())
             .apply("AsView", View.asList());
-    PCollection<KV<String, Feature>> features =
+    PCollectionTuple read =
         claimed
             .getPipeline()
             .apply("Layers", Create.of(new ArrayList<>(sources.keySet())))
             .apply(
                 "ReadAndAssign",
-                ParDo.of(new ReadAndAssignFn(sources, claimedLayers)).withSideInputs(claimedLayers))
+                ParDo.of(new ReadAndAssignFn(sources, claimedLayers))
+                    .withSideInputs(claimedLayers)
+                    .withOutputTags(ASSIGNED, TupleTagList.of(DEAD_LETTERS)));
+    PCollection<KV<String, Feature>> features =
+        read.get(ASSIGNED)
             .setCoder(KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(Feature.class)));
+    PCollection<FeatureFailure> deadLetters =
+        read.get(DEAD_LETTERS).setCoder(SerializableCoder.of(FeatureFailure.class));
     PCollection<KV<String, KV<WorkKey, TileWork>>> byTile =
         claimed
             .apply(
@@ -104,11 +124,13 @@ public final class ReadFeatures
             .setCoder(
                 KvCoder.of(
                     StringUtf8Coder.of(), KvCoder.of(WorkKeyCoder.of(), TileWorkCoder.of())));
-    return KeyedPCollectionTuple.of(CLAIMED, byTile)
-        .and(FEATURES, features)
-        .apply("JoinByTile", CoGroupByKey.create())
-        .apply("CollectTiles", ParDo.of(new CollectFn()))
-        .setCoder(SerializableCoder.of(TileFeatures.class));
+    PCollection<TileFeatures> tiles =
+        KeyedPCollectionTuple.of(CLAIMED, byTile)
+            .and(FEATURES, features)
+            .apply("JoinByTile", CoGroupByKey.create())
+            .apply("CollectTiles", ParDo.of(new CollectFn()))
+            .setCoder(SerializableCoder.of(TileFeatures.class));
+    return PCollectionTuple.of(TILES, tiles).and(DEAD_LETTERS, deadLetters);
   }
 
   static String tileRef(String layer, TileId tile) {
@@ -119,6 +141,10 @@ public final class ReadFeatures
     private final Map<String, SourceSpec> sources;
     private final PCollectionView<List<String>> claimedLayers;
     private final Counter read = Metrics.counter(ReadFeatures.class, FEATURES_READ);
+    private final Counter empty = Metrics.counter(ReadFeatures.class, ReprojectTiles.EMPTY);
+    private final Counter repaired = Metrics.counter(ReadFeatures.class, ReprojectTiles.REPAIRED);
+    private final Counter deadLettered =
+        Metrics.counter(ReadFeatures.class, ReprojectTiles.DEAD_LETTERED);
 
     ReadAndAssignFn(Map<String, SourceSpec> sources, PCollectionView<List<String>> claimedLayers) {
       this.sources = sources;
@@ -133,29 +159,66 @@ public final class ReadFeatures
       }
       SourceSpec spec = sources.get(layer);
       WKBReader reader = new WKBReader();
-      new GeoJsonSource(spec.path())
-          .forEach(
-              feature -> {
-                read.inc();
-                for (TileId tile : tilesOf(reader, spec, feature)) {
-                  c.output(KV.of(tileRef(layer, tile), feature));
-                }
-              });
+      boolean geographic = Antimeridian.appliesTo(spec.crs());
+      GeoJsonSource source = new GeoJsonSource(spec.path());
+      source.forEach(
+          original -> {
+            read.inc();
+            Feature feature;
+            Iterable<TileId> tiles;
+            try {
+              feature = geographic ? splitAtAntimeridian(reader, original) : original;
+              tiles = tilesOf(reader, spec, feature);
+            } catch (ParseException | TransformException | IllegalArgumentException e) {
+              // A coordinate the operation cannot place (a pole in Web Mercator) costs its feature.
+              deadLettered.inc();
+              c.output(
+                  DEAD_LETTERS,
+                  new FeatureFailure(
+                      layer,
+                      original.id(),
+                      "",
+                      "transform",
+                      "cannot be placed: " + e.getMessage()));
+              return;
+            }
+            for (TileId tile : tiles) {
+              c.output(KV.of(tileRef(layer, tile), feature));
+            }
+          },
+          bad -> {
+            read.inc();
+            deadLettered.inc();
+            c.output(
+                DEAD_LETTERS,
+                new FeatureFailure(layer, bad.featureId(), "", "geometry", bad.reason()));
+          });
+      repaired.inc(source.ringsClosed());
     }
 
-    private static Iterable<TileId> tilesOf(WKBReader reader, SourceSpec spec, Feature feature) {
-      try {
-        return FeatureTiles.of(
-            reader.read(feature.wkb()),
-            spec.crs(),
-            spec.tileMatrixSet(),
-            spec.minZoom(),
-            spec.maxZoom(),
-            spec.bufferPixels());
-      } catch (ParseException | TransformException e) {
-        throw new SourceFormatException(
-            spec.uri() + ": feature " + feature.id() + " cannot be placed: " + e.getMessage(), e);
+    /**
+     * The feature with its components that cross ±180° split onto both sides (longitudes beyond
+     * ±180, or rings that jump across), so that it lands in the right tiles on each side.
+     */
+    private static Feature splitAtAntimeridian(WKBReader reader, Feature f) throws ParseException {
+      org.locationtech.jts.geom.Geometry g = reader.read(f.wkb());
+      org.locationtech.jts.geom.Geometry split = Antimeridian.split(g);
+      return split == g
+          ? f
+          : new Feature(
+              f.id(), new org.locationtech.jts.io.WKBWriter(2).write(split), f.properties());
+    }
+
+    /** The tiles a feature may fall in; none for an empty geometry, which is counted. */
+    private Iterable<TileId> tilesOf(WKBReader reader, SourceSpec spec, Feature feature)
+        throws ParseException, TransformException {
+      org.locationtech.jts.geom.Geometry g = reader.read(feature.wkb());
+      if (g.isEmpty()) {
+        empty.inc();
+        return List.of();
       }
+      return FeatureTiles.of(
+          g, spec.crs(), spec.tileMatrixSet(), spec.minZoom(), spec.maxZoom(), spec.bufferPixels());
     }
   }
 

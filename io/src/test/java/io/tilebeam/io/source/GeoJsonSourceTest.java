@@ -3,6 +3,7 @@ package io.tilebeam.io.source;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import io.tilebeam.transforms.feature.Feature;
 import java.io.IOException;
@@ -22,7 +23,7 @@ class GeoJsonSourceTest {
     Path f = dir.resolve("in.geojson");
     Files.writeString(f, json);
     List<Feature> out = new ArrayList<>();
-    new GeoJsonSource(f).forEach(out::add);
+    new GeoJsonSource(f).forEach(out::add, b -> fail("bad feature " + b));
     return out;
   }
 
@@ -56,6 +57,49 @@ class GeoJsonSourceTest {
                 read("{\"type\":\"FeatureCollection\",\n\"features\":[{\"type\":\"Feature\",}]}"));
     assertTrue(e.getMessage().contains("line 2"), e.getMessage());
     assertTrue(e.getMessage().contains("byte "), e.getMessage());
+  }
+
+  @Test
+  void badFeaturesCostOnlyThemselvesAndSayWhy() throws IOException {
+    Path f = dir.resolve("bad.geojson");
+    Files.writeString(
+        f,
+        "{\"type\":\"FeatureCollection\",\"features\":[\n"
+            + feature("\"nan\"", "{\"type\":\"Point\",\"coordinates\":[NaN,1]}")
+            + ",\n"
+            + feature("\"inf\"", "{\"type\":\"Point\",\"coordinates\":[1e999,1]}")
+            + ",\n"
+            + feature("\"short\"", "{\"type\":\"Polygon\",\"coordinates\":[[[0,0],[1,1],[0,0]]]}")
+            + ",\n"
+            + feature(null, "{\"type\":\"Circle\",\"coordinates\":[0,0]}")
+            + ",\n"
+            + feature(
+                "\"unclosed\"",
+                "{\"type\":\"Polygon\",\"coordinates\":[[[0,0],[1,0],[1,1],[0,1]]]}")
+            + ",\n"
+            + feature("\"empty\"", "{\"type\":\"MultiPolygon\",\"coordinates\":[]}")
+            + "]}");
+    List<Feature> good = new ArrayList<>();
+    List<GeoJsonSource.BadFeature> bad = new ArrayList<>();
+    GeoJsonSource source = new GeoJsonSource(f);
+    source.forEach(good::add, bad::add);
+    assertEquals(List.of("unclosed", "empty"), good.stream().map(Feature::id).toList());
+    assertEquals(1, source.ringsClosed());
+    assertEquals(
+        List.of("nan", "inf", "short", "feature at line 5, column 1 (byte 352)"),
+        bad.stream().map(GeoJsonSource.BadFeature::featureId).toList());
+    assertTrue(bad.get(0).reason().contains("not finite: [\"NaN\",1]"), bad.get(0).reason());
+    assertTrue(bad.get(1).reason().contains("not finite"), bad.get(1).reason());
+    assertTrue(bad.get(2).reason().contains("3 positions"), bad.get(2).reason());
+    assertTrue(bad.get(3).reason().contains("'Circle'"), bad.get(3).reason());
+  }
+
+  private static String feature(String id, String geometry) {
+    return "{\"type\":\"Feature\","
+        + (id == null ? "" : "\"id\":" + id + ",")
+        + "\"properties\":{},\"geometry\":"
+        + geometry
+        + "}";
   }
 
   @Test

@@ -137,6 +137,9 @@ final class RunCommand {
         0,
         0,
         0,
+        0,
+        0,
+        0,
         0);
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.io.ledger.LedgerIO;
 import io.tilebeam.io.source.ReadFeatures;
+import io.tilebeam.transforms.reproject.ReprojectTiles;
 import io.tilebeam.transforms.tiling.PlanTiles;
 import java.util.HashMap;
 import java.util.Map;
@@ -31,6 +32,9 @@ public record RunReport(
     long featuresRead,
     long featuresWritten,
     long geometriesRepaired,
+    long featuresEmpty,
+    long featuresDeadLettered,
+    long coordinatesOutsideDomain,
     long claimStatements,
     long commitStatements) {
 
@@ -57,7 +61,10 @@ public record RunReport(
         c.getOrDefault(LedgerIO.LOST_CLAIMS, 0L),
         c.getOrDefault(ReadFeatures.FEATURES_READ, 0L),
         c.getOrDefault("featuresWritten", 0L),
-        c.getOrDefault("geometriesRepaired", 0L),
+        c.getOrDefault(ReprojectTiles.REPAIRED, 0L),
+        c.getOrDefault(ReprojectTiles.EMPTY, 0L),
+        c.getOrDefault(ReprojectTiles.DEAD_LETTERED, 0L),
+        c.getOrDefault(ReprojectTiles.OUTSIDE_DOMAIN, 0L),
         c.getOrDefault(LedgerIO.CLAIM_STATEMENTS, 0L),
         c.getOrDefault(LedgerIO.COMMIT_STATEMENTS, 0L));
   }
@@ -79,6 +86,9 @@ public record RunReport(
     o.put("featuresRead", featuresRead);
     o.put("featuresWritten", featuresWritten);
     o.put("geometriesRepaired", geometriesRepaired);
+    o.put("featuresEmpty", featuresEmpty);
+    o.put("featuresDeadLettered", featuresDeadLettered);
+    o.put("coordinatesOutsideDomain", coordinatesOutsideDomain);
     o.put("claimStatements", claimStatements);
     o.put("commitStatements", commitStatements);
     return o.toString();
@@ -89,7 +99,7 @@ public record RunReport(
     return String.format(
         "run %s: %d tiles planned; %d claimed, %d written, %d unchanged, %d failed;"
             + " skipped %d completed, %d in flight, %d failed earlier; %d duplicates;"
-            + " %d features read, %d written",
+            + " %d features read, %d written, %d repaired, %d dead-lettered",
         runId,
         planned,
         claimed,
@@ -101,6 +111,8 @@ public record RunReport(
         skippedFailed,
         duplicates,
         featuresRead,
-        featuresWritten);
+        featuresWritten,
+        geometriesRepaired,
+        featuresDeadLettered);
   }
 }

@@ -3,6 +3,7 @@ package io.tilebeam.pipeline.graph;
 import io.tilebeam.io.ledger.ClaimSettings;
 import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.ledger.LedgerIO;
+import io.tilebeam.io.sink.DeadLetters;
 import io.tilebeam.io.sink.PublishResult;
 import io.tilebeam.io.sink.PublishSpec;
 import io.tilebeam.io.sink.TileSinkIO;
@@ -10,7 +11,6 @@ import io.tilebeam.io.source.ReadFeatures;
 import io.tilebeam.io.source.SourceSpec;
 import io.tilebeam.pipeline.job.JobPlan;
 import io.tilebeam.pipeline.job.LayerPlan;
-import io.tilebeam.transforms.feature.TileFeatures;
 import io.tilebeam.transforms.key.KeyWork;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
@@ -70,8 +70,16 @@ public final class TilebeamGraph {
         planned.apply("KeyWork", KeyWork.withTemplates(templates));
     PCollection<KV<WorkKey, TileWork>> claimed =
         keyed.apply("FilterAgainstLedger", LedgerIO.claim(ledger, settings));
-    PCollection<TileFeatures> features = claimed.apply("ReadFeatures", ReadFeatures.from(sources));
-    PCollectionTuple rendered = features.apply("ReprojectTiles", ReprojectTiles.withSpecs(renders));
+    PCollectionTuple read = claimed.apply("ReadFeatures", ReadFeatures.from(sources));
+    PCollectionTuple rendered =
+        read.get(ReadFeatures.TILES).apply("ReprojectTiles", ReprojectTiles.withSpecs(renders));
+    // Features that could not be used cost themselves only: recorded, not failing their tile.
+    Map<String, String> outputs = new HashMap<>();
+    publishes.forEach((layer, spec) -> outputs.put(layer, spec.outputUri()));
+    PCollectionList.of(read.get(ReadFeatures.DEAD_LETTERS))
+        .and(rendered.get(ReprojectTiles.DEAD_LETTERS))
+        .apply("AllDeadLetters", Flatten.pCollections())
+        .apply("RecordDeadLetters", DeadLetters.to(outputs));
     PCollectionTuple published =
         rendered.get(ReprojectTiles.RENDERED).apply("PublishTiles", TileSinkIO.publish(publishes));
 
@@ -88,9 +96,8 @@ public final class TilebeamGraph {
                     .via((PublishResult r) -> KV.<PublishResult, TileFailure>of(r, null)))
             .setCoder(outcomeCoder);
     PCollection<KV<PublishResult, TileFailure>> failures =
-        PCollectionList.of(rendered.get(ReprojectTiles.FAILED))
-            .and(published.get(TileSinkIO.FAILED))
-            .apply("AllFailures", Flatten.pCollections())
+        published
+            .get(TileSinkIO.FAILED)
             .apply(
                 "AsFailure",
                 MapElements.into(outcomeType())

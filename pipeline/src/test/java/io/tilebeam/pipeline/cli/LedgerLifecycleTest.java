@@ -280,24 +280,16 @@ class LedgerLifecycleTest {
   @Test
   void aRunThatFailsReleasesItsClaimsAtOnce() throws Exception {
     String ledger = freshLedger();
-    Path source = dir.resolve("broken.geojson");
-    // Valid JSON, so the job resolves; the second feature's geometry fails when the run reads it.
-    Files.writeString(
-        source,
-        "{\"type\":\"FeatureCollection\",\"features\":["
-            + "{\"type\":\"Feature\",\"id\":1,\"properties\":{},"
-            + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}},"
-            + "{\"type\":\"Feature\",\"id\":2,\"properties\":{},"
-            + "\"geometry\":{\"type\":\"Point\",\"coordinates\":\"here\"}}]}");
-    Path job = dir.resolve("broken.yaml");
-    Files.writeString(
-        job,
-        Files.readString(TestJobs.sample(dir)).replace(TestJobs.SAMPLE_SOURCE, source.toString()));
+    // The job resolves (its output directory exists and is writable), but a file stands where
+    // the pacific layer's tile directories must go: publishing fails after the claims were made.
+    Path job = TestJobs.sample(dir);
+    Files.createDirectories(dir.resolve("out"));
+    Files.writeString(dir.resolve("out").resolve("pacific"), "not a directory");
     TestJobs.Result r =
         TestJobs.execute(
             "run", "--job", job.toString(), "--ledger", ledger, "--runner=DirectRunner");
     assertEquals(ExitCode.ERROR, r.code(), r.err());
-    assertTrue(r.err().contains("broken.geojson"), r.err());
+    assertTrue(r.err().contains("pacific"), r.err());
     assertEquals(0, count(ledger, "completed_at IS NULL AND failed_at IS NULL"));
   }
 }

@@ -1,8 +1,8 @@
 package io.tilebeam.transforms.outcome;
 
 /**
- * A data error that fails one tile and no other: it carries a stable {@link #errorClass()} that is
- * counted and written to the dead letter.
+ * A data error that costs one feature (or one tile) and nothing else: it carries a stable {@link
+ * #errorClass()} that is counted and written to the dead letter.
  */
 public final class TileDataException extends Exception {
 

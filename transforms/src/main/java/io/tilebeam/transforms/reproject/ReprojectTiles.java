@@ -1,8 +1,7 @@
 package io.tilebeam.transforms.reproject;
 
 import io.tilebeam.transforms.feature.TileFeatures;
-import io.tilebeam.transforms.outcome.TileDataException;
-import io.tilebeam.transforms.outcome.TileFailure;
+import io.tilebeam.transforms.outcome.FeatureFailure;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.beam.sdk.coders.SerializableCoder;
@@ -18,19 +17,28 @@ import org.apache.beam.sdk.values.TupleTagList;
 
 /**
  * Stage 5 of the graph: each claimed tile's features are reprojected, clipped and put in their
- * final order ({@link TileRenderer}). A tile whose data cannot be rendered goes to {@link #FAILED}
- * with its reason; the other tiles go on.
+ * final order ({@link TileRenderer}). A feature that cannot be used goes to {@link #DEAD_LETTERS}
+ * with its id and reason; its tile and the run go on.
  */
 public final class ReprojectTiles extends PTransform<PCollection<TileFeatures>, PCollectionTuple> {
 
   /** The rendered tiles. */
   public static final TupleTag<RenderedTile> RENDERED = new TupleTag<>() {};
 
-  /** The tiles that failed, for the dead letter. */
-  public static final TupleTag<TileFailure> FAILED = new TupleTag<>() {};
+  /** Features that could not be used, for the dead letter. */
+  public static final TupleTag<FeatureFailure> DEAD_LETTERS = new TupleTag<>() {};
 
   /** Counter of geometries that were invalid and repaired. */
   public static final String REPAIRED = "geometriesRepaired";
+
+  /** Counter of features with an empty geometry, skipped. */
+  public static final String EMPTY = "featuresEmpty";
+
+  /** Counter of coordinates outside the source CRS's domain of validity. */
+  public static final String OUTSIDE_DOMAIN = "coordinatesOutsideDomain";
+
+  /** Counter of features sent to the dead letter. */
+  public static final String DEAD_LETTERED = "featuresDeadLettered";
 
   private final Map<String, RenderSpec> specs;
 
@@ -48,15 +56,18 @@ public final class ReprojectTiles extends PTransform<PCollection<TileFeatures>, 
     PCollectionTuple out =
         input.apply(
             "RenderTiles",
-            ParDo.of(new RenderFn(specs)).withOutputTags(RENDERED, TupleTagList.of(FAILED)));
+            ParDo.of(new RenderFn(specs)).withOutputTags(RENDERED, TupleTagList.of(DEAD_LETTERS)));
     out.get(RENDERED).setCoder(SerializableCoder.of(RenderedTile.class));
-    out.get(FAILED).setCoder(SerializableCoder.of(TileFailure.class));
+    out.get(DEAD_LETTERS).setCoder(SerializableCoder.of(FeatureFailure.class));
     return out;
   }
 
   private static final class RenderFn extends DoFn<TileFeatures, RenderedTile> {
     private final Map<String, RenderSpec> specs;
     private final Counter repaired = Metrics.counter(ReprojectTiles.class, REPAIRED);
+    private final Counter empty = Metrics.counter(ReprojectTiles.class, EMPTY);
+    private final Counter outsideDomain = Metrics.counter(ReprojectTiles.class, OUTSIDE_DOMAIN);
+    private final Counter deadLettered = Metrics.counter(ReprojectTiles.class, DEAD_LETTERED);
     private transient Map<String, TileRenderer> renderers;
 
     RenderFn(Map<String, RenderSpec> specs) {
@@ -71,15 +82,13 @@ public final class ReprojectTiles extends PTransform<PCollection<TileFeatures>, 
 
     @ProcessElement
     public void process(@Element TileFeatures tile, MultiOutputReceiver out) {
-      TileRenderer renderer = renderers.get(tile.work().layer());
-      try {
-        RenderedTile rendered = renderer.render(tile);
-        repaired.inc(rendered.repaired());
-        out.get(RENDERED).output(rendered);
-      } catch (TileDataException e) {
-        out.get(FAILED)
-            .output(new TileFailure(tile.key(), tile.work(), e.errorClass(), e.getMessage()));
-      }
+      RenderedTile rendered = renderers.get(tile.work().layer()).render(tile);
+      repaired.inc(rendered.repaired());
+      empty.inc(rendered.empty());
+      outsideDomain.inc(rendered.outsideDomain());
+      deadLettered.inc(rendered.deadLetters().size());
+      rendered.deadLetters().forEach(f -> out.get(DEAD_LETTERS).output(f));
+      out.get(RENDERED).output(rendered);
     }
   }
 }

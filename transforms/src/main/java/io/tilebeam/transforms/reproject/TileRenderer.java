@@ -4,6 +4,7 @@ import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.crs.CrsTransforms;
 import io.tilebeam.transforms.feature.Feature;
 import io.tilebeam.transforms.feature.TileFeatures;
+import io.tilebeam.transforms.outcome.FeatureFailure;
 import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.tiling.Bounds;
 import io.tilebeam.transforms.tiling.TileMatrix;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
@@ -19,6 +21,7 @@ import org.locationtech.jts.geom.util.GeometryFixer;
 import org.locationtech.jts.io.ParseException;
 import org.locationtech.jts.io.WKBReader;
 import org.locationtech.jts.io.WKBWriter;
+import org.locationtech.jts.operation.valid.IsValidOp;
 import org.locationtech.jts.precision.GeometryPrecisionReducer;
 import org.opengis.referencing.operation.TransformException;
 
@@ -26,6 +29,8 @@ import org.opengis.referencing.operation.TransformException;
  * Renders one tile: each feature is transformed into the matrix set's CRS, repaired when invalid,
  * clipped to the buffered tile (a true rectangle there), transformed to the target CRS and rounded
  * to the layer's precision. Features are returned sorted by id, so equal work gives equal content.
+ * Clipping happens in the matrix set's CRS rather than the target's because that is where a tile is
+ * a rectangle; when the target is the matrix set's CRS (the usual case) the two are the same.
  */
 public final class TileRenderer {
 
@@ -39,6 +44,7 @@ public final class TileRenderer {
   private final CoordinateTransformer toTarget;
   private final GeometryFactory factory = new GeometryFactory();
   private final PrecisionModel precision;
+  private final Envelope domain;
 
   /** A renderer for one layer. */
   public TileRenderer(RenderSpec spec) {
@@ -51,14 +57,26 @@ public final class TileRenderer {
         new CoordinateTransformer(
             CrsTransforms.operation(tmsCrs, spec.targetCrs()).getMathTransform());
     this.precision = new PrecisionModel(Math.pow(10, spec.precisionDigits()));
+    this.domain = domainOf(spec.sourceCrs());
+  }
+
+  /** The source CRS's domain of validity in its own (east/north) coordinates, when SIS knows it. */
+  private static Envelope domainOf(CrsRef crs) {
+    org.opengis.geometry.Envelope e =
+        org.apache.sis.referencing.CRS.getDomainOfValidity(
+            io.tilebeam.transforms.crs.CrsResolver.resolve(crs.definition()));
+    if (e == null || e.getDimension() < 2) {
+      return null;
+    }
+    return new Envelope(e.getMinimum(0), e.getMaximum(0), e.getMinimum(1), e.getMaximum(1));
   }
 
   /**
-   * The tile's content.
-   *
-   * @throws TileDataException when a feature's geometry cannot be read or transformed
+   * The tile's content. Bad data in a feature costs that feature only: a geometry that cannot be
+   * read, transformed or repaired goes to the tile's dead letters with its id and reason; an empty
+   * one is counted and skipped.
    */
-  public RenderedTile render(TileFeatures tile) throws TileDataException {
+  public RenderedTile render(TileFeatures tile) {
     TileMatrix m = spec.tileMatrixSet().matrix(tile.work().tile().z());
     Bounds bounds =
         m.tileBounds(tile.work().tile().x(), tile.work().tile().y())
@@ -70,47 +88,118 @@ public final class TileRenderer {
             new Envelope(bounds.minX(), bounds.maxX(), bounds.minY(), bounds.maxY()));
     WKBReader reader = new WKBReader(factory);
     WKBWriter writer = new WKBWriter(2);
+    String tileRef = tile.work().tile().path();
     List<RenderedFeature> out = new ArrayList<>();
-    long repaired = 0;
+    List<FeatureFailure> deadLetters = new ArrayList<>();
+    Counts counts = new Counts();
     for (Feature f : tile.features()) {
-      Geometry g = readAndProject(reader, f);
-      if (!g.isValid()) {
-        g = GeometryFixer.fix(g);
-        repaired++;
-      }
-      Geometry clipped =
-          g.getEnvelopeInternal().intersects(clip.getEnvelopeInternal())
-              ? g.intersection(clip)
-              : factory.createGeometryCollection();
-      if (clipped.isEmpty()) {
-        continue;
-      }
-      Geometry rounded = GeometryPrecisionReducer.reduce(toTarget(f, clipped), precision);
-      if (!rounded.isEmpty()) {
-        out.add(new RenderedFeature(f.id(), writer.write(rounded), f.properties()));
+      try {
+        RenderedFeature r = renderOne(f, reader, writer, clip, counts);
+        if (r != null) {
+          out.add(r);
+        }
+      } catch (TileDataException e) {
+        deadLetters.add(
+            new FeatureFailure(
+                tile.work().layer(), f.id(), tileRef, e.errorClass(), e.getMessage()));
       }
     }
     out.sort(ORDER);
-    return new RenderedTile(tile.key(), tile.work(), out, tile.features().size(), repaired);
+    deadLetters.sort(Comparator.naturalOrder());
+    return new RenderedTile(
+        tile.key(),
+        tile.work(),
+        out,
+        tile.features().size(),
+        counts.repaired,
+        counts.empty,
+        counts.outsideDomain,
+        deadLetters);
   }
 
-  private Geometry readAndProject(WKBReader reader, Feature f) throws TileDataException {
+  /** What a tile's features needed on the way. */
+  private static final class Counts {
+    long repaired;
+    long empty;
+    long outsideDomain;
+  }
+
+  private RenderedFeature renderOne(
+      Feature f, WKBReader reader, WKBWriter writer, Geometry clip, Counts counts)
+      throws TileDataException {
+    Geometry source = read(reader, f);
+    if (source.isEmpty()) {
+      counts.empty++;
+      return null;
+    }
+    counts.outsideDomain += outsideDomain(source);
+    Geometry g = transform(toTms, f, source);
+    if (!g.isValid()) {
+      Geometry fixed = GeometryFixer.fix(g);
+      if (fixed.isEmpty()) {
+        throw new TileDataException(
+            "geometry",
+            "invalid "
+                + g.getGeometryType()
+                + " beyond repair: "
+                + new IsValidOp(g).getValidationError(),
+            null);
+      }
+      g = fixed;
+      counts.repaired++;
+    }
+    Geometry clipped =
+        g.getEnvelopeInternal().intersects(clip.getEnvelopeInternal())
+            ? g.intersection(clip)
+            : factory.createGeometryCollection();
+    if (clipped.isEmpty()) {
+      return null;
+    }
+    Geometry rounded = GeometryPrecisionReducer.reduce(transform(toTarget, f, clipped), precision);
+    return rounded.isEmpty()
+        ? null
+        : new RenderedFeature(f.id(), writer.write(rounded), f.properties());
+  }
+
+  /**
+   * How many of the geometry's coordinates lie outside the source CRS's domain of validity: they
+   * are still transformed (the formulas may hold there), but the report says how many there were.
+   */
+  private long outsideDomain(Geometry g) {
+    if (domain == null) {
+      return 0;
+    }
+    long n = 0;
+    for (Coordinate c : g.getCoordinates()) {
+      if (!domain.contains(c)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static Geometry read(WKBReader reader, Feature f) throws TileDataException {
     try {
-      return toTms.apply(reader.read(f.wkb()));
+      return reader.read(f.wkb());
     } catch (ParseException e) {
-      throw new TileDataException("geometry", "feature " + f.id() + ": unreadable WKB", e);
-    } catch (TransformException e) {
-      throw new TileDataException(
-          "transform", "feature " + f.id() + " cannot be transformed: " + e.getMessage(), e);
+      throw new TileDataException("geometry", "unreadable WKB: " + e.getMessage(), e);
     }
   }
 
-  private Geometry toTarget(Feature f, Geometry g) throws TileDataException {
+  private static Geometry transform(CoordinateTransformer t, Feature f, Geometry g)
+      throws TileDataException {
     try {
-      return toTarget.apply(g);
+      Geometry out = t.apply(g);
+      for (Coordinate c : out.getCoordinates()) {
+        if (!Double.isFinite(c.x) || !Double.isFinite(c.y)) {
+          throw new TileDataException(
+              "transform", "a coordinate transforms to a non-finite value: " + c, null);
+        }
+      }
+      return out;
     } catch (TransformException e) {
       throw new TileDataException(
-          "transform", "feature " + f.id() + " cannot be transformed: " + e.getMessage(), e);
+          "transform", "a coordinate cannot be transformed: " + e.getMessage(), e);
     }
   }
 }

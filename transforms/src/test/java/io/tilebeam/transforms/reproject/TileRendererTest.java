@@ -2,6 +2,7 @@ package io.tilebeam.transforms.reproject;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.feature.Feature;
@@ -91,5 +92,48 @@ class TileRendererTest {
     RenderedTile a = new TileRenderer(TO_4326).render(tile(2, 2, 1, f));
     RenderedTile b = new TileRenderer(TO_4326).render(tile(2, 2, 1, f));
     assertArrayEquals(a.features().get(0).wkb(), b.features().get(0).wkb());
+  }
+
+  @Test
+  void badFeaturesGoToTheDeadLetterAndTheRestOfTheTileIsRendered() throws Exception {
+    RenderedTile t =
+        new TileRenderer(TO_4326)
+            .render(
+                tile(
+                    0,
+                    0,
+                    0,
+                    feature("good", "POINT(10 10)"),
+                    new Feature("garbage", new byte[] {1, 2, 3}, "{}"),
+                    // The pole has no Web Mercator y: it cannot be transformed.
+                    feature("pole", "POINT(0 90)"),
+                    feature("empty", "POLYGON EMPTY")));
+    assertEquals(List.of("good"), t.features().stream().map(RenderedFeature::id).toList());
+    assertEquals(1, t.empty());
+    assertEquals(
+        List.of("garbage geometry", "pole transform"),
+        t.deadLetters().stream().map(f -> f.featureId() + " " + f.errorClass()).sorted().toList());
+    assertTrue(
+        t.deadLetters().stream().allMatch(f -> f.layer().equals("l") && f.tile().equals("0/0/0")));
+    assertTrue(t.deadLetters().get(0).toJsonLine().startsWith("{\"errorClass\":"));
+  }
+
+  @Test
+  void coordinatesOutsideTheSourceCrsDomainAreCountedAndStillTransformed() throws Exception {
+    RenderSpec fromBritishGrid =
+        new RenderSpec(
+            TileMatrixSet.webMercatorQuad(), CrsRef.of("EPSG:27700"), CrsRef.of("EPSG:4326"), 0, 6);
+    // One point in Great Britain, one 1,500 km east of the grid's domain (in Poland).
+    RenderedTile t =
+        new TileRenderer(fromBritishGrid)
+            .render(
+                tile(
+                    0,
+                    0,
+                    0,
+                    feature("london", "POINT(530000 180000)"),
+                    feature("warsaw", "POINT(2000000 300000)")));
+    assertEquals(1, t.outsideDomain());
+    assertEquals(2, t.features().size());
   }
 }

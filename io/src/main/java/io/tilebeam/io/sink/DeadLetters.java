@@ -1,0 +1,136 @@
+package io.tilebeam.io.sink;
+
+import io.tilebeam.io.Locations;
+import io.tilebeam.transforms.outcome.FeatureFailure;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.SerializableCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarLongCoder;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.GroupByKey;
+import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.WithKeys;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.TypeDescriptors;
+
+/**
+ * Records the features that could not be used, one JSON object a line, in {@code
+ * <output>/_failed/<layer>/features.jsonl}: the dead letter of features.
+ *
+ * <p>The file is the sorted union of every record written to it, so a retried bundle, a rerun or a
+ * second run adds nothing twice, and a run that rebuilds only some tiles keeps the records of the
+ * others. Each update takes a lock file beside it (two runs at once do not lose each other's
+ * records), then writes a temporary file and moves it atomically into place, as tiles are
+ * published.
+ */
+public final class DeadLetters extends PTransform<PCollection<FeatureFailure>, PCollection<Long>> {
+
+  /** The directory, under a layer's output, that holds its failure records. */
+  public static final String FAILED_DIR = "_failed";
+
+  /** The file of a layer's feature failures. */
+  public static final String FEATURES_FILE = "features.jsonl";
+
+  private final Map<String, String> outputs;
+
+  private DeadLetters(Map<String, String> outputs) {
+    this.outputs = Map.copyOf(outputs);
+  }
+
+  /** Records into these output locations, one per layer name. */
+  public static DeadLetters to(Map<String, String> outputs) {
+    return new DeadLetters(outputs);
+  }
+
+  /** The dead-letter file of a layer whose output is {@code outputRoot}. */
+  public static Path file(Path outputRoot, String layer) {
+    return outputRoot.resolve(FAILED_DIR).resolve(layer).resolve(FEATURES_FILE);
+  }
+
+  @Override
+  public PCollection<Long> expand(PCollection<FeatureFailure> input) {
+    return input
+        .apply(
+            "ByLayer",
+            WithKeys.<String, FeatureFailure>of(FeatureFailure::layer)
+                .withKeyType(TypeDescriptors.strings()))
+        .setCoder(KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(FeatureFailure.class)))
+        .apply("GroupByLayer", GroupByKey.create())
+        .apply("MergeIntoFile", ParDo.of(new MergeFn(outputs)))
+        .setCoder(VarLongCoder.of());
+  }
+
+  private static final class MergeFn extends DoFn<KV<String, Iterable<FeatureFailure>>, Long> {
+    private final Map<String, String> outputs;
+
+    MergeFn(Map<String, String> outputs) {
+      this.outputs = outputs;
+    }
+
+    @RequiresStableInput
+    @ProcessElement
+    public void process(
+        @Element KV<String, Iterable<FeatureFailure>> layer, OutputReceiver<Long> out)
+        throws IOException {
+      Path file = file(Locations.localPath(outputs.get(layer.getKey())), layer.getKey());
+      SortedSet<String> lines = new TreeSet<>();
+      layer.getValue().forEach(f -> lines.add(f.toJsonLine()));
+      out.output((long) merge(file, lines));
+    }
+  }
+
+  /**
+   * Adds {@code lines} to the file (creating it), keeping it sorted and free of duplicates. Returns
+   * how many lines the file holds.
+   *
+   * @throws IOException when the file cannot be read or replaced; it is then untouched
+   */
+  static int merge(Path file, SortedSet<String> lines) throws IOException {
+    Path dir = file.getParent();
+    Files.createDirectories(dir);
+    try (FileChannel lockFile =
+        FileChannel.open(
+            dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+      // The lock lasts until the channel closes: another process merging here waits for it.
+      lockFile.lock();
+      SortedSet<String> all = new TreeSet<>(lines);
+      if (Files.isRegularFile(file)) {
+        all.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
+        all.remove("");
+        if (all.size() == countLines(file)) {
+          return all.size(); // nothing new: leave the file as it is
+        }
+      }
+      StringBuilder text = new StringBuilder();
+      all.forEach(l -> text.append(l).append('\n'));
+      Path temp =
+          dir.resolve(LocalTileSink.TEMP_PREFIX + file.getFileName() + "." + UUID.randomUUID());
+      try {
+        AtomicFiles.write(temp, text.toString().getBytes(StandardCharsets.UTF_8));
+        AtomicFiles.move(temp, file);
+        AtomicFiles.forceDirectory(dir);
+      } finally {
+        Files.deleteIfExists(temp);
+      }
+      return all.size();
+    }
+  }
+
+  private static long countLines(Path file) throws IOException {
+    try (var s = Files.lines(file, StandardCharsets.UTF_8)) {
+      return s.filter(l -> !l.isEmpty()).count();
+    }
+  }
+}
