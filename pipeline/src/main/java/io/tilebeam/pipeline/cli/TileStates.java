@@ -38,6 +38,37 @@ final class TileStates {
   static Map<ClaimState, Long> walk(
       JobPlan plan, Ledger ledger, Duration staleAfter, Visitor visitor) {
     Map<ClaimState, Long> totals = new EnumMap<>(ClaimState.class);
+    inBatches(
+        plan, true, (layer, batch) -> flush(batch, layer, ledger, staleAfter, visitor, totals));
+    return totals;
+  }
+
+  /**
+   * Counts the job's tiles in each state, a thousand keys a statement, and stops after the first
+   * statement whose counts {@code stop} accepts. Only counts cross the wire, not the keys' rows:
+   * the check a rerun of finished work makes before anything else.
+   */
+  static Map<ClaimState, Long> count(
+      JobPlan plan,
+      Ledger ledger,
+      Duration staleAfter,
+      java.util.function.Predicate<Map<ClaimState, Long>> stop) {
+    Map<ClaimState, Long> totals = new EnumMap<>(ClaimState.class);
+    inBatches(
+        plan, false, (layer, batch) -> countBatch(batch.keys, ledger, staleAfter, stop, totals));
+    return totals;
+  }
+
+  /** Receives one batch of a layer; returns false to stop. */
+  private interface BatchHandler {
+    boolean handle(LayerPlan layer, Batch batch);
+  }
+
+  /**
+   * Hands the plan's tiles to {@code handler} a thousand at a time, layer by layer, with their keys
+   * (and their work when {@code withWork}), until it returns false.
+   */
+  private static void inBatches(JobPlan plan, boolean withWork, BatchHandler handler) {
     boolean[] going = {true};
     for (LayerPlan layer : plan.layers()) {
       KeyHasher hasher = KeyHasher.of(layer.template());
@@ -48,20 +79,20 @@ final class TileStates {
           .forEachTile(
               tile -> {
                 if (going[0]) {
-                  batch.add(hasher.work(tile), hasher.key(tile));
+                  batch.add(withWork ? hasher.work(tile) : null, hasher.key(tile));
                   if (batch.size() == BATCH) {
-                    going[0] = flush(batch, layer, ledger, staleAfter, visitor, totals);
+                    going[0] = handler.handle(layer, batch);
+                    batch.clear();
                   }
                 }
               });
-      if (going[0]) {
-        going[0] = flush(batch, layer, ledger, staleAfter, visitor, totals);
+      if (going[0] && batch.size() > 0) {
+        going[0] = handler.handle(layer, batch);
       }
       if (!going[0]) {
         break;
       }
     }
-    return totals;
   }
 
   /** Tiles and their keys, waiting for one statement. */
@@ -84,59 +115,18 @@ final class TileStates {
     }
   }
 
-  /**
-   * Counts the job's tiles in each state, a thousand keys a statement, and stops after the first
-   * statement whose counts {@code stop} accepts. Only counts cross the wire, not the keys' rows:
-   * the check a rerun of finished work makes before anything else.
-   */
-  static Map<ClaimState, Long> count(
-      JobPlan plan,
-      Ledger ledger,
-      Duration staleAfter,
-      java.util.function.Predicate<Map<ClaimState, Long>> stop) {
-    Map<ClaimState, Long> totals = new EnumMap<>(ClaimState.class);
-    List<WorkKey> keys = new ArrayList<>(BATCH);
-    boolean[] going = {true};
-    for (LayerPlan layer : plan.layers()) {
-      KeyHasher hasher = KeyHasher.of(layer.template());
-      layer
-          .tiling()
-          .cover()
-          .forEachTile(
-              tile -> {
-                if (going[0]) {
-                  keys.add(hasher.key(tile));
-                  if (keys.size() == BATCH) {
-                    going[0] = countBatch(keys, ledger, staleAfter, stop, totals);
-                  }
-                }
-              });
-      if (going[0]) {
-        going[0] = countBatch(keys, ledger, staleAfter, stop, totals);
-      }
-      if (!going[0]) {
-        break;
-      }
-    }
-    return totals;
-  }
-
   private static boolean countBatch(
       List<WorkKey> keys,
       Ledger ledger,
       Duration staleAfter,
       java.util.function.Predicate<Map<ClaimState, Long>> stop,
       Map<ClaimState, Long> totals) {
-    if (keys.isEmpty()) {
-      return true;
-    }
     Map<ClaimState, Long> counts;
     try {
       counts = ledger.stateCounts(keys, staleAfter);
     } catch (SQLException e) {
       throw new LedgerUnavailableException("cannot read tile states: " + e.getMessage(), e);
     }
-    keys.clear();
     counts.forEach((state, n) -> totals.merge(state, n, Long::sum));
     return !stop.test(counts);
   }
@@ -148,9 +138,6 @@ final class TileStates {
       Duration staleAfter,
       Visitor visitor,
       Map<ClaimState, Long> totals) {
-    if (batch.size() == 0) {
-      return true;
-    }
     List<WorkKey> keys = batch.keys;
     Map<WorkKey, ClaimState> states;
     try {
@@ -164,7 +151,6 @@ final class TileStates {
       totals.merge(state, 1L, Long::sum);
       going = visitor.visit(layer, batch.work.get(i), keys.get(i), state);
     }
-    batch.clear();
     return going;
   }
 }
