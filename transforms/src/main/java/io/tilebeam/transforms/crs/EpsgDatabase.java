@@ -1,0 +1,145 @@
+package io.tilebeam.transforms.crs;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.JarURLConnection;
+import java.net.URL;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.zip.CRC32;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
+import org.apache.derby.jdbc.BasicEmbeddedDataSource40;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens SIS's EPSG database from an uncompressed copy. The database ships inside a jar as
+ * compressed entries, and Derby reads its pages at random: every read inflates an entry from its
+ * start, which makes the first CRS look-up of a process take seconds. An uncompressed (stored) copy
+ * of the same entries, kept beside the jar, is read directly. Derby opens a database inside a jar
+ * read-only, so any number of processes can share the copy.
+ *
+ * <p>The copy is named after a digest of the entries' names, sizes and CRCs, so a new SIS or EPSG
+ * version gets a new copy. Anything that goes wrong leaves SIS on its own default: correct, slower.
+ */
+public final class EpsgDatabase {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EpsgDatabase.class);
+  private static final String ROOT = "SIS-DATA/";
+  private static final String DATABASE = ROOT + "Databases/SpatialMetadata";
+
+  private EpsgDatabase() {}
+
+  /**
+   * Points SIS at a stored copy of its database beside the jar that holds it, writing the copy
+   * first if there is none. Must run before SIS's first look-up; returns whether the copy is in
+   * use.
+   */
+  public static boolean useStoredCopy() {
+    try {
+      URL marker = EpsgDatabase.class.getResource("/" + DATABASE + "/service.properties");
+      if (marker == null || !"jar".equals(marker.getProtocol())) {
+        return false; // not running from a jar (tests on class directories): nothing to gain
+      }
+      Path source = Path.of(((JarURLConnection) marker.openConnection()).getJarFileURL().toURI());
+      Path copy = storedCopy(source);
+      BasicEmbeddedDataSource40 ds = new BasicEmbeddedDataSource40();
+      ds.setDatabaseName("jar:(" + copy.toAbsolutePath() + ")" + DATABASE);
+      org.apache.sis.setup.Configuration.current().setDatabase(() -> ds);
+      return true;
+    } catch (IOException | RuntimeException | java.net.URISyntaxException e) {
+      LOG.debug("Using SIS's own EPSG database: {}", e.toString());
+      return false;
+    }
+  }
+
+  /**
+   * The stored copy of {@code sourceJar}'s database entries, beside it, written first when absent.
+   *
+   * @throws IOException when the jar cannot be read or the copy written
+   */
+  static Path storedCopy(Path sourceJar) throws IOException {
+    try (ZipFile jar = new ZipFile(sourceJar.toFile())) {
+      List<ZipEntry> entries = databaseEntries(jar);
+      if (entries.isEmpty()) {
+        throw new IOException(sourceJar + " holds no " + ROOT + " entries");
+      }
+      Path copy = sourceJar.resolveSibling("tilebeam-epsg-" + digest(entries) + ".jar");
+      if (!Files.isRegularFile(copy)) {
+        writeStored(jar, entries, copy);
+      }
+      return copy;
+    }
+  }
+
+  private static List<ZipEntry> databaseEntries(ZipFile jar) {
+    List<ZipEntry> out = new ArrayList<>();
+    Enumeration<? extends ZipEntry> all = jar.entries();
+    while (all.hasMoreElements()) {
+      ZipEntry e = all.nextElement();
+      if (e.getName().startsWith(ROOT)) {
+        out.add(e);
+      }
+    }
+    out.sort(java.util.Comparator.comparing(ZipEntry::getName));
+    return out;
+  }
+
+  private static String digest(List<ZipEntry> entries) {
+    java.security.MessageDigest d = io.tilebeam.transforms.key.Sha256.create();
+    for (ZipEntry e : entries) {
+      d.update(
+          (e.getName() + ":" + e.getSize() + ":" + e.getCrc() + "\n")
+              .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    return HexFormat.of().formatHex(d.digest(), 0, 8);
+  }
+
+  /** Writes the entries uncompressed to a temporary file, then moves it into place atomically. */
+  private static void writeStored(ZipFile jar, List<ZipEntry> entries, Path copy)
+      throws IOException {
+    Files.createDirectories(copy.getParent());
+    Path temp = Files.createTempFile(copy.getParent(), ".tilebeam-epsg-", ".tmp");
+    try {
+      try (OutputStream file = Files.newOutputStream(temp);
+          ZipOutputStream zip = new ZipOutputStream(file)) {
+        zip.setMethod(ZipOutputStream.STORED);
+        for (ZipEntry e : entries) {
+          byte[] bytes = e.isDirectory() ? new byte[0] : read(jar, e);
+          ZipEntry stored = new ZipEntry(e.getName());
+          CRC32 crc = new CRC32();
+          crc.update(bytes);
+          stored.setMethod(ZipEntry.STORED);
+          stored.setSize(bytes.length);
+          stored.setCompressedSize(bytes.length);
+          stored.setCrc(crc.getValue());
+          zip.putNextEntry(stored);
+          zip.write(bytes);
+          zip.closeEntry();
+        }
+      }
+      try {
+        Files.move(temp, copy, StandardCopyOption.ATOMIC_MOVE);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(temp, copy, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  private static byte[] read(ZipFile jar, ZipEntry e) throws IOException {
+    try (InputStream in = jar.getInputStream(e)) {
+      return in.readAllBytes();
+    }
+  }
+}

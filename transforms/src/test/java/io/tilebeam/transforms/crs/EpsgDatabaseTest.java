@@ -1,0 +1,74 @@
+package io.tilebeam.transforms.crs;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.OutputStream;
+import java.net.JarURLConnection;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EpsgDatabaseTest {
+
+  @TempDir Path dir;
+
+  private Path jar(String name, String content) throws Exception {
+    Path jar = dir.resolve(name);
+    try (OutputStream out = Files.newOutputStream(jar);
+        ZipOutputStream zip = new ZipOutputStream(out)) {
+      zip.putNextEntry(new ZipEntry("SIS-DATA/"));
+      zip.closeEntry();
+      zip.putNextEntry(new ZipEntry("SIS-DATA/Databases/page.dat"));
+      zip.write(content.repeat(1000).getBytes(StandardCharsets.UTF_8));
+      zip.closeEntry();
+      zip.putNextEntry(new ZipEntry("org/other/Thing.class"));
+      zip.write(1);
+      zip.closeEntry();
+    }
+    return jar;
+  }
+
+  @Test
+  void theCopyHoldsTheDatabaseEntriesUncompressedAndIsNamedByTheirContent() throws Exception {
+    Path copy = EpsgDatabase.storedCopy(jar("a.jar", "page "));
+    try (ZipFile z = new ZipFile(copy.toFile())) {
+      assertEquals(2, z.size(), "only the SIS-DATA entries");
+      ZipEntry page = z.getEntry("SIS-DATA/Databases/page.dat");
+      assertEquals(ZipEntry.STORED, page.getMethod());
+      assertArrayEquals(
+          "page ".repeat(1000).getBytes(StandardCharsets.UTF_8),
+          z.getInputStream(page).readAllBytes());
+    }
+    // The same entries reuse the copy; other entries get another one.
+    long written = Files.getLastModifiedTime(copy).toMillis();
+    assertEquals(copy, EpsgDatabase.storedCopy(jar("b.jar", "page ")));
+    assertEquals(written, Files.getLastModifiedTime(copy).toMillis());
+    assertNotEquals(copy, EpsgDatabase.storedCopy(jar("c.jar", "other ")));
+  }
+
+  @Test
+  void derbyOpensTheCopyOfSissDatabaseReadOnly() throws Exception {
+    URL marker = getClass().getResource("/SIS-DATA/Databases/SpatialMetadata/service.properties");
+    Path sis = Path.of(((JarURLConnection) marker.openConnection()).getJarFileURL().toURI());
+    Path jar = Files.copy(sis, dir.resolve("sis-embedded-data.jar"));
+    Path copy = EpsgDatabase.storedCopy(jar);
+    try (Connection c =
+            DriverManager.getConnection(
+                "jdbc:derby:jar:(" + copy + ")SIS-DATA/Databases/SpatialMetadata");
+        ResultSet tables = c.getMetaData().getTables(null, "EPSG", "%", null)) {
+      assertTrue(tables.next(), "the EPSG schema has tables");
+    }
+  }
+}
