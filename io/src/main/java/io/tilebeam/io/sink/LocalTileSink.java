@@ -23,13 +23,36 @@ public final class LocalTileSink {
   /** Prefix of temporary files; {@code reap} removes orphans with it. */
   public static final String TEMP_PREFIX = ".tilebeam-";
 
+  /** The boundaries between a publish's steps, where a process can die. */
+  enum Step {
+    /** The temporary file is written and forced to disk. */
+    TEMP_WRITTEN,
+    /** The temporary file read back with the right checksum and feature count. */
+    VALIDATED,
+    /** The temporary file was moved onto the final name; the directory is not forced yet. */
+    MOVED,
+    /** The directory was forced: the publish is durable. */
+    DIRECTORY_FORCED
+  }
+
+  /** Called at each step boundary; tests use it to stop a publish there, as a crash would. */
+  interface StepListener {
+    void reached(Step step);
+  }
+
   private final Path root;
   private final TileFormat format;
+  private final StepListener steps;
 
   /** A sink writing below {@code root} in {@code format}. */
   public LocalTileSink(Path root, TileFormat format) {
+    this(root, format, step -> {});
+  }
+
+  LocalTileSink(Path root, TileFormat format, StepListener steps) {
     this.root = root;
     this.format = format;
+    this.steps = steps;
   }
 
   /** The final path of a tile. */
@@ -58,11 +81,18 @@ public final class LocalTileSink {
     Path temp = dir.resolve(TEMP_PREFIX + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
     try {
       AtomicFiles.write(temp, bytes);
+      steps.reached(Step.TEMP_WRITTEN);
       validate(temp, checksum, featureCount);
+      steps.reached(Step.VALIDATED);
       AtomicFiles.move(temp, target);
+      steps.reached(Step.MOVED);
       AtomicFiles.forceDirectory(dir);
-    } finally {
+      steps.reached(Step.DIRECTORY_FORCED);
+    } catch (IOException | RuntimeException e) {
+      // An ordinary failure cleans up after itself. A dying process does not: what it leaves is a
+      // hidden temporary file, which `reap` removes and which never stands at a final name.
       Files.deleteIfExists(temp);
+      throw e;
     }
     return new PublishResult(
         key, work, target.toUri().toString(), checksum, featureCount, Outcome.WRITTEN);

@@ -2,7 +2,9 @@ package io.tilebeam.io.sink;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tilebeam.io.format.GeoJsonFormat;
 import io.tilebeam.transforms.key.TileWork;
@@ -15,6 +17,8 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class LocalTileSinkTest {
 
@@ -86,5 +90,104 @@ class LocalTileSinkTest {
     assertThrows(IOException.class, () -> sink.publish(WorkKey.of(WORK), WORK, collection(2), 5));
     assertArrayEquals(collection(1), Files.readAllBytes(root.resolve("roads/3/4/5.geojson")));
     assertEquals(1, filesUnder(root));
+  }
+
+  /** What a process that dies leaves: nothing runs after it, not even cleanup. */
+  private static final class Crash extends Error {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /**
+   * A publish stopped at each step boundary, over no file and over an older one, then a rerun: the
+   * final name only ever holds a whole tile (the old one or the new one), the rerun publishes the
+   * new one, and what the crash left is a hidden temporary file that reap's prefix finds.
+   */
+  @ParameterizedTest
+  @EnumSource(LocalTileSink.Step.class)
+  void aPublishStoppedAtAnyStepLeavesAWholeTileAndTheRerunFinishesIt(LocalTileSink.Step stop)
+      throws IOException {
+    for (boolean olderFile : new boolean[] {false, true}) {
+      Path dir = Files.createTempDirectory(root, "crash");
+      byte[] old = collection(1);
+      byte[] fresh = collection(3);
+      LocalTileSink clean = new LocalTileSink(dir, new GeoJsonFormat());
+      Path target = clean.finalPath(WORK);
+      if (olderFile) {
+        clean.publish(WorkKey.of(WORK), WORK, old, 1);
+      }
+      LocalTileSink dying =
+          new LocalTileSink(
+              dir,
+              new GeoJsonFormat(),
+              step -> {
+                if (step == stop) {
+                  throw new Crash();
+                }
+              });
+      assertThrows(Crash.class, () -> dying.publish(WorkKey.of(WORK), WORK, fresh, 3));
+
+      boolean moved = stop.compareTo(LocalTileSink.Step.MOVED) >= 0;
+      if (moved) {
+        assertArrayEquals(fresh, Files.readAllBytes(target), stop + ": the new tile, whole");
+      } else if (olderFile) {
+        assertArrayEquals(old, Files.readAllBytes(target), stop + ": the old tile, untouched");
+      } else {
+        assertFalse(Files.exists(target), stop + ": no tile yet");
+      }
+      try (Stream<Path> s = Files.walk(dir)) {
+        for (Path p : s.filter(Files::isRegularFile).toList()) {
+          String name = p.getFileName().toString();
+          assertTrue(
+              p.equals(target) || name.startsWith(LocalTileSink.TEMP_PREFIX),
+              stop + ": only the final tile and hidden temporary files, found " + name);
+        }
+      }
+
+      PublishResult rerun = clean.publish(WorkKey.of(WORK), WORK, fresh, 3);
+      assertArrayEquals(fresh, Files.readAllBytes(target));
+      assertEquals(
+          moved ? PublishResult.Outcome.UNCHANGED : PublishResult.Outcome.WRITTEN,
+          rerun.outcome(),
+          stop.toString());
+    }
+  }
+
+  @Test
+  void publishesOfOneTileAtOnceEndWithOneWholeVersionAndNoTemporaryFile() throws Exception {
+    LocalTileSink sink = new LocalTileSink(root, new GeoJsonFormat());
+    java.util.List<byte[]> versions = new java.util.ArrayList<>();
+    for (int i = 1; i <= 8; i++) {
+      versions.add(collection(i * 50));
+    }
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      for (int round = 0; round < 20; round++) {
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        java.util.List<java.util.concurrent.Future<PublishResult>> all =
+            new java.util.ArrayList<>();
+        for (int i = 0; i < versions.size(); i++) {
+          byte[] bytes = versions.get(i);
+          long features = (i + 1) * 50L;
+          all.add(
+              pool.submit(
+                  () -> {
+                    start.await();
+                    return sink.publish(WorkKey.of(WORK), WORK, bytes, features);
+                  }));
+        }
+        start.countDown();
+        for (java.util.concurrent.Future<PublishResult> f : all) {
+          f.get();
+        }
+        byte[] result = Files.readAllBytes(sink.finalPath(WORK));
+        assertTrue(
+            versions.stream().anyMatch(v -> java.util.Arrays.equals(v, result)),
+            "round " + round + ": the file is one whole version");
+        assertEquals(1, filesUnder(root), "round " + round + ": no temporary file left");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 }

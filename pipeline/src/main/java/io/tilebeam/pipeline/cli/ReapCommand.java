@@ -4,6 +4,7 @@ import io.tilebeam.io.Locations;
 import io.tilebeam.io.ledger.LedgerAdmin;
 import io.tilebeam.io.ledger.LedgerSchema;
 import io.tilebeam.io.ledger.LedgerUnavailableException;
+import io.tilebeam.io.sink.DeadLetters;
 import io.tilebeam.io.sink.LocalTileSink;
 import io.tilebeam.pipeline.job.JobPlan;
 import io.tilebeam.pipeline.job.LayerPlan;
@@ -62,20 +63,27 @@ final class ReapCommand {
     Instant cutoff = Instant.now().minus(olderThan);
     long deleted = 0;
     for (LayerPlan layer : plan.layers()) {
-      Path root = Locations.localPath(layer.publish().outputUri()).resolve(layer.name());
-      if (!Files.isDirectory(root)) {
-        continue;
-      }
-      List<Path> temps;
-      try (Stream<Path> files = Files.walk(root)) {
-        temps =
-            files
-                .filter(p -> p.getFileName().toString().startsWith(LocalTileSink.TEMP_PREFIX))
-                .toList();
-      }
-      for (Path p : temps) {
-        if (Files.getLastModifiedTime(p).toInstant().isBefore(cutoff) && Files.deleteIfExists(p)) {
-          deleted++;
+      Path output = Locations.localPath(layer.publish().outputUri());
+      // The layer's tiles, and its dead-letter file, are both replaced through temporary files.
+      for (Path root :
+          List.of(
+              output.resolve(layer.name()),
+              output.resolve(DeadLetters.FAILED_DIR).resolve(layer.name()))) {
+        if (!Files.isDirectory(root)) {
+          continue;
+        }
+        List<Path> temps;
+        try (Stream<Path> files = Files.walk(root)) {
+          temps =
+              files
+                  .filter(p -> p.getFileName().toString().startsWith(LocalTileSink.TEMP_PREFIX))
+                  .toList();
+        }
+        for (Path p : temps) {
+          if (Files.getLastModifiedTime(p).toInstant().isBefore(cutoff)
+              && Files.deleteIfExists(p)) {
+            deleted++;
+          }
         }
       }
     }

@@ -39,14 +39,13 @@ class BadJobTest {
             + "    zooms: [0, 3]\n"
             + "    targetCrs: EPSG:3857\n"
             + "    output:\n"
-            + "      uri: "
-            + dir.resolve("out")
-            + "\n"
+            + "      uri: OUT\n" // the test's output directory, filled in last
             + "      format: flatgeobuf\n";
     if (!base.contains(replace)) {
       throw new IllegalArgumentException("no '" + replace + "' in the base job");
     }
-    return base.replace(replace, with);
+    return base.replace(replace, with)
+        .replace("      uri: OUT", "      uri: " + dir.resolve("out"));
   }
 
   private TestJobs.Result run(String yaml, String... extra) throws IOException {
@@ -104,6 +103,20 @@ class BadJobTest {
             "      - bbox: [-10, 40, 10, 60]\n        crs: EPSG:0\n",
             "layers[0].extents[0].crs",
             "'EPSG:0'"),
+        // an output location of a scheme this version cannot write
+        Arguments.of(
+            "      uri: OUT",
+            "      uri: s3://bucket/tiles",
+            "layers[0].output.uri",
+            "'s3://bucket/tiles'"),
+        // an output directory that cannot be written: a regular file stands in its way
+        Arguments.of(
+            "      uri: OUT",
+            "      uri: /etc/hostname/tiles",
+            "layers[0].output.uri",
+            "'/etc/hostname/tiles'"),
+        // a layer name that tries to climb out of the output directory
+        Arguments.of("name: islands", "name: ../islands", "layers[0].name", "'../islands'"),
         // a tile matrix set file that is not one
         Arguments.of(
             "WebMercatorQuad",

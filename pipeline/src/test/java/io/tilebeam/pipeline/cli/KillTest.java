@@ -1,0 +1,125 @@
+package io.tilebeam.pipeline.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tilebeam.io.sink.Checksums;
+import io.tilebeam.io.sink.LocalTileSink;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real {@code tilebeam run} process killed with SIGKILL while it publishes, then a rerun: the
+ * published result equals a clean run's, no temporary file stands at a final name, {@code reap}
+ * removes what the dead process left, and {@code verify} passes.
+ */
+@Tag("slow")
+class KillTest {
+
+  @TempDir Path dir;
+
+  /** Final tile files (not hidden, not dead letters) and their checksums. */
+  private static Map<String, String> tiles(Path out) throws IOException {
+    Map<String, String> files = new TreeMap<>();
+    try (Stream<Path> s = Files.walk(out)) {
+      for (Path p : s.filter(Files::isRegularFile).toList()) {
+        String name = out.relativize(p).toString();
+        if (!p.getFileName().toString().startsWith(".") && !name.startsWith("_failed")) {
+          files.put(name, Checksums.of(p));
+        }
+      }
+    }
+    return files;
+  }
+
+  private static List<Path> temporaries(Path out) throws IOException {
+    try (Stream<Path> s = Files.walk(out)) {
+      return s.filter(p -> p.getFileName().toString().startsWith(LocalTileSink.TEMP_PREFIX))
+          .toList();
+    }
+  }
+
+  @Test
+  void aRunKilledWhilePublishingIsFinishedByTheNextOneWithTheCleanResult() throws Exception {
+    Path killedDir = Files.createDirectories(dir.resolve("killed"));
+    Path job = TestJobs.sample(killedDir);
+    Path out = killedDir.resolve("out");
+    Path home = killedDir.resolve("home");
+
+    Process run =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Tilebeam.class.getName(),
+                "run",
+                "--job",
+                job.toString(),
+                "--home",
+                home.toString(),
+                "--runner=DirectRunner")
+            .redirectErrorStream(true)
+            .redirectOutput(killedDir.resolve("killed.log").toFile())
+            .start();
+    // Kill it as soon as it has published something: in the middle of PublishTiles.
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+    int published = 0;
+    while (run.isAlive() && System.nanoTime() < deadline) {
+      published = Files.isDirectory(out) ? tiles(out).size() : 0;
+      if (published > 0) {
+        break;
+      }
+      Thread.sleep(20);
+    }
+    assertTrue(run.isAlive(), "the run finished before it could be killed: see killed.log");
+    run.destroyForcibly(); // SIGKILL: no shutdown hook, no cleanup
+    assertTrue(run.waitFor(30, TimeUnit.SECONDS));
+    int atKill = tiles(out).size();
+    assertTrue(atKill < EndToEndTest.SAMPLE_TILES, "killed mid-run: " + atKill + " tiles");
+
+    // Every file at a final name is a whole tile: its format reads it back.
+    for (String name : tiles(out).keySet()) {
+      String ext = name.substring(name.lastIndexOf('.') + 1);
+      io.tilebeam.io.format.TileFormat.named(
+              switch (ext) {
+                case "fgb" -> "flatgeobuf";
+                case "mvt" -> "mvt";
+                default -> "geojson";
+              })
+          .countFeatures(Files.readAllBytes(out.resolve(name)));
+    }
+
+    TestJobs.Result rerun =
+        TestJobs.execute("run", "--job", job.toString(), "--home", home.toString());
+    assertEquals(ExitCode.OK, rerun.code(), rerun.err());
+
+    Path cleanDir = Files.createDirectories(dir.resolve("clean"));
+    Path cleanJob = TestJobs.sample(cleanDir);
+    TestJobs.Result clean =
+        TestJobs.execute(
+            "run", "--job", cleanJob.toString(), "--home", cleanDir.resolve("home").toString());
+    assertEquals(ExitCode.OK, clean.code(), clean.err());
+    assertEquals(tiles(cleanDir.resolve("out")), tiles(out));
+
+    // The dead process's temporary files are over a second old by now (the rerun took longer).
+    TestJobs.Result reap =
+        TestJobs.execute(
+            "reap", "--job", job.toString(), "--home", home.toString(), "--older-than", "1s");
+    assertEquals(ExitCode.OK, reap.code(), reap.err());
+    assertEquals(List.of(), temporaries(out));
+
+    TestJobs.Result verify =
+        TestJobs.execute("verify", "--job", job.toString(), "--home", home.toString());
+    assertEquals(ExitCode.OK, verify.code(), verify.out() + verify.err());
+    assertTrue(verify.out().contains(EndToEndTest.SAMPLE_TILES + " completed tiles"), verify.out());
+  }
+}
