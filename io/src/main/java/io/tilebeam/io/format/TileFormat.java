@@ -39,6 +39,21 @@ public interface TileFormat extends Serializable {
   long countFeatures(byte[] bytes) throws IOException;
 
   /**
+   * The format whose files end in {@code extension} ({@code geojson}, {@code fgb}, {@code mvt}).
+   *
+   * @throws IllegalArgumentException when no format writes that extension
+   */
+  static TileFormat forExtension(String extension) {
+    for (String name : new String[] {"geojson", "flatgeobuf", "mvt"}) {
+      TileFormat f = named(name);
+      if (f.extension().equals(extension)) {
+        return f;
+      }
+    }
+    throw new IllegalArgumentException("no output format writes '." + extension + "' files");
+  }
+
+  /**
    * The format with this job-spec name.
    *
    * @throws IllegalArgumentException when no format has that name

@@ -94,13 +94,7 @@ class EndToEndTest {
         String name = dir.resolve("out").relativize(file).toString();
         long features = rs.getLong(3);
         String ext = name.substring(name.lastIndexOf('.') + 1);
-        TileFormat format =
-            TileFormat.named(
-                switch (ext) {
-                  case "fgb" -> "flatgeobuf";
-                  case "mvt" -> "mvt";
-                  default -> "geojson";
-                });
+        TileFormat format = TileFormat.forExtension(ext);
         assertEquals(features, format.countFeatures(Files.readAllBytes(file)), name);
         rows.put(name, rs.getString(2));
       }

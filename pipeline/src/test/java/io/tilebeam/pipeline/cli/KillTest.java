@@ -3,6 +3,7 @@ package io.tilebeam.pipeline.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.sink.Checksums;
 import io.tilebeam.io.sink.LocalTileSink;
 import java.io.IOException;
@@ -89,13 +90,7 @@ class KillTest {
     // Every file at a final name is a whole tile: its format reads it back.
     for (String name : tiles(out).keySet()) {
       String ext = name.substring(name.lastIndexOf('.') + 1);
-      io.tilebeam.io.format.TileFormat.named(
-              switch (ext) {
-                case "fgb" -> "flatgeobuf";
-                case "mvt" -> "mvt";
-                default -> "geojson";
-              })
-          .countFeatures(Files.readAllBytes(out.resolve(name)));
+      TileFormat.forExtension(ext).countFeatures(Files.readAllBytes(out.resolve(name)));
     }
 
     TestJobs.Result rerun =
