@@ -66,22 +66,20 @@ public final class Ledger implements AutoCloseable {
           + " WHERE t.work_key = u.work_key AND t.run_id = ? AND t.completed_at IS NULL"
           + " RETURNING t.work_key";
 
+  /**
+   * The state of each given key that has a row, as {@code (work_key, s)}: one definition for both
+   * readers below. Parameters: the stale window in seconds, the keys. A join on the primary key,
+   * one index probe a key; {@code = ANY(array)} was planned as a bitmap scan several times slower.
+   */
   private static final String STATES =
       "SELECT t.work_key, CASE WHEN t.completed_at IS NOT NULL THEN 'COMPLETED'"
           + " WHEN t.failed_at IS NOT NULL THEN 'FAILED'"
           + " WHEN t.claimed_at < now() - make_interval(secs => ?) THEN 'STALE'"
-          + " ELSE 'IN_FLIGHT' END"
-          // A join on the primary key, one index probe a key; `= ANY(array)` was planned as a
-          // bitmap scan several times slower.
+          + " ELSE 'IN_FLIGHT' END AS s"
           + " FROM unnest(?::text[]) AS k(work_key) JOIN tiles t ON t.work_key = k.work_key";
 
   private static final String STATE_COUNTS =
-      "SELECT s, count(*) FROM (SELECT CASE WHEN t.completed_at IS NOT NULL THEN 'COMPLETED'"
-          + " WHEN t.failed_at IS NOT NULL THEN 'FAILED'"
-          + " WHEN t.claimed_at < now() - make_interval(secs => ?) THEN 'STALE'"
-          + " ELSE 'IN_FLIGHT' END AS s"
-          + " FROM unnest(?::text[]) AS k(work_key) JOIN tiles t ON t.work_key = k.work_key) AS q"
-          + " GROUP BY s";
+      "SELECT s, count(*) FROM (" + STATES + ") AS q GROUP BY s";
 
   private final Connection connection;
   private long roundTrips;

@@ -105,14 +105,15 @@ public final class DeadLetters extends PTransform<PCollection<FeatureFailure>, P
             dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
       // The lock lasts until the channel closes: another process merging here waits for it.
       lockFile.lock();
-      SortedSet<String> all = new TreeSet<>(lines);
+      SortedSet<String> all = new TreeSet<>();
       if (Files.isRegularFile(file)) {
         all.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
         all.remove("");
-        if (all.size() == countLines(file)) {
+        if (all.containsAll(lines)) {
           return all.size(); // nothing new: leave the file as it is
         }
       }
+      all.addAll(lines);
       StringBuilder text = new StringBuilder();
       all.forEach(l -> text.append(l).append('\n'));
       Path temp =
@@ -125,12 +126,6 @@ public final class DeadLetters extends PTransform<PCollection<FeatureFailure>, P
         Files.deleteIfExists(temp);
       }
       return all.size();
-    }
-  }
-
-  private static long countLines(Path file) throws IOException {
-    try (var s = Files.lines(file, StandardCharsets.UTF_8)) {
-      return s.filter(l -> !l.isEmpty()).count();
     }
   }
 }

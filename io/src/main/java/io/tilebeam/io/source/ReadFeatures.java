@@ -37,8 +37,10 @@ import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.beam.sdk.values.TypeDescriptors;
+import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.io.ParseException;
 import org.locationtech.jts.io.WKBReader;
+import org.locationtech.jts.io.WKBWriter;
 import org.opengis.referencing.operation.TransformException;
 
 /**
@@ -159,16 +161,25 @@ public final class ReadFeatures
       }
       SourceSpec spec = sources.get(layer);
       WKBReader reader = new WKBReader();
+      WKBWriter writer = new WKBWriter(2);
       boolean geographic = Antimeridian.appliesTo(spec.crs());
       GeoJsonSource source = new GeoJsonSource(spec.path());
       source.forEach(
           original -> {
             read.inc();
-            Feature feature;
+            Feature feature = original;
             Iterable<TileId> tiles;
             try {
-              feature = geographic ? splitAtAntimeridian(reader, original) : original;
-              tiles = tilesOf(reader, spec, feature);
+              // The WKB is read once here: to cut it at the antimeridian and to place it.
+              Geometry g = reader.read(original.wkb());
+              if (geographic) {
+                Geometry split = Antimeridian.split(g);
+                if (split != g) {
+                  feature = new Feature(original.id(), writer.write(split), original.properties());
+                  g = split;
+                }
+              }
+              tiles = tilesOf(g, spec);
             } catch (ParseException | TransformException | IllegalArgumentException e) {
               // A coordinate the operation cannot place (a pole in Web Mercator) costs its feature.
               deadLettered.inc();
@@ -197,22 +208,11 @@ public final class ReadFeatures
     }
 
     /**
-     * The feature with its components that cross ±180° split onto both sides (longitudes beyond
-     * ±180, or rings that jump across), so that it lands in the right tiles on each side.
+     * The tiles a geometry may fall in; none for an empty geometry, which is counted. In a
+     * geographic source it has been cut at ±180° first ({@link Antimeridian}), so that it lands in
+     * the right tiles on each side.
      */
-    private static Feature splitAtAntimeridian(WKBReader reader, Feature f) throws ParseException {
-      org.locationtech.jts.geom.Geometry g = reader.read(f.wkb());
-      org.locationtech.jts.geom.Geometry split = Antimeridian.split(g);
-      return split == g
-          ? f
-          : new Feature(
-              f.id(), new org.locationtech.jts.io.WKBWriter(2).write(split), f.properties());
-    }
-
-    /** The tiles a feature may fall in; none for an empty geometry, which is counted. */
-    private Iterable<TileId> tilesOf(WKBReader reader, SourceSpec spec, Feature feature)
-        throws ParseException, TransformException {
-      org.locationtech.jts.geom.Geometry g = reader.read(feature.wkb());
+    private Iterable<TileId> tilesOf(Geometry g, SourceSpec spec) throws TransformException {
       if (g.isEmpty()) {
         empty.inc();
         return List.of();

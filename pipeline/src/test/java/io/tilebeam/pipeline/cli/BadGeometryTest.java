@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tilebeam.io.sink.DeadLetters;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -73,19 +72,14 @@ class BadGeometryTest {
             + "    output: {uri: "
             + out
             + ", format: geojson}\n");
-    Path report = dir.resolve("report.json");
-    TestJobs.Result r =
-        TestJobs.execute(
-            "run",
+    JsonNode rep =
+        TestJobs.runReporting(
+            dir.resolve("report.json"),
             "--job",
             job.toString(),
             "--home",
             dir.resolve("home").toString(),
-            "--report",
-            report.toString(),
             "--runner=DirectRunner");
-    assertEquals(ExitCode.OK, r.code(), r.err());
-    JsonNode rep = new ObjectMapper().readTree(report.toFile());
     assertEquals(5, rep.get("written").asLong(), rep.toString());
     assertEquals(0, rep.get("failed").asLong(), rep.toString());
     assertEquals(10, rep.get("featuresRead").asLong(), rep.toString());

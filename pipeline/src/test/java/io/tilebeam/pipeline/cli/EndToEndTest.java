@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.ledger.EmbeddedLedger;
 import io.tilebeam.io.sink.Checksums;
@@ -51,23 +50,11 @@ class EndToEndTest {
   @TempDir Path dir;
 
   private JsonNode run(Path job, String... runner) throws IOException {
-    Path report = dir.resolve("report.json");
-    Files.deleteIfExists(report);
-    String[] args = new String[7 + runner.length];
-    String[] own = {
-      "run",
-      "--job",
-      job.toString(),
-      "--home",
-      dir.resolve("home").toString(),
-      "--report",
-      report.toString()
-    };
+    String[] args = new String[4 + runner.length];
+    String[] own = {"--job", job.toString(), "--home", dir.resolve("home").toString()};
     System.arraycopy(own, 0, args, 0, own.length);
     System.arraycopy(runner, 0, args, own.length, runner.length);
-    TestJobs.Result r = TestJobs.execute(args);
-    assertEquals(ExitCode.OK, r.code(), r.err());
-    return new ObjectMapper().readTree(report.toFile());
+    return TestJobs.runReporting(dir.resolve("report.json"), args);
   }
 
   private Map<String, String> published() throws IOException {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tilebeam.io.ledger.EmbeddedLedger;
 import io.tilebeam.io.ledger.Ledger;
 import io.tilebeam.io.ledger.LedgerConfig;
@@ -66,22 +65,12 @@ class LedgerLifecycleTest {
   }
 
   private JsonNode run(Path job, String ledger, String... extra) throws Exception {
-    Path report = Files.createTempFile(dir, "report", ".json");
     List<String> args =
         new ArrayList<>(
-            List.of(
-                "run",
-                "--job",
-                job.toString(),
-                "--ledger",
-                ledger,
-                "--report",
-                report.toString(),
-                "--runner=DirectRunner"));
+            List.of("--job", job.toString(), "--ledger", ledger, "--runner=DirectRunner"));
     args.addAll(List.of(extra));
-    TestJobs.Result r = TestJobs.execute(args.toArray(String[]::new));
-    assertEquals(ExitCode.OK, r.code(), r.err());
-    return new ObjectMapper().readTree(report.toFile());
+    return TestJobs.runReporting(
+        Files.createTempFile(dir, "report", ".json"), args.toArray(String[]::new));
   }
 
   private static List<Map.Entry<WorkKey, TileWork>> work(Path job, int limit) throws Exception {
@@ -261,18 +250,9 @@ class LedgerLifecycleTest {
         l.claim("run-killed", Duration.ofHours(1), false, claimed);
       }
     }
-    Path report = dir.resolve("report.json");
-    TestJobs.Result r =
-        TestJobs.execute(
-            "run",
-            "--job",
-            job.toString(),
-            "--home",
-            home.toString(),
-            "--report",
-            report.toString());
-    assertEquals(ExitCode.OK, r.code(), r.err());
-    JsonNode rerun = new ObjectMapper().readTree(report.toFile());
+    JsonNode rerun =
+        TestJobs.runReporting(
+            dir.resolve("report.json"), "--job", job.toString(), "--home", home.toString());
     assertEquals(0, rerun.get("skippedInFlight").asLong(), rerun.toString());
     assertEquals(EndToEndTest.SAMPLE_TILES, rerun.get("claimed").asLong(), rerun.toString());
   }

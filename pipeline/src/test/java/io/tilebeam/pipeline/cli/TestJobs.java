@@ -1,5 +1,9 @@
 package io.tilebeam.pipeline.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -37,6 +41,22 @@ public final class TestJobs {
         dir.resolve("home").toString(),
         "--tiles-out",
         tilesOut.toString());
+  }
+
+  /**
+   * Runs {@code run --report REPORT} with {@code args} in this JVM, asserts exit status 0, and
+   * returns the report.
+   */
+  public static JsonNode runReporting(Path report, String... args) throws IOException {
+    Files.deleteIfExists(report);
+    String[] all = new String[args.length + 3];
+    all[0] = "run";
+    all[1] = "--report";
+    all[2] = report.toString();
+    System.arraycopy(args, 0, all, 3, args.length);
+    Result r = execute(all);
+    assertEquals(ExitCode.OK, r.code(), r.err());
+    return new ObjectMapper().readTree(report.toFile());
   }
 
   /** What a command printed and returned. */

@@ -1,5 +1,6 @@
 package io.tilebeam.transforms.reproject;
 
+import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.CoordinateSequence;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.util.GeometryTransformer;
@@ -25,10 +26,14 @@ public final class CoordinateTransformer {
   /**
    * The geometry in the target CRS.
    *
-   * @throws TransformException when a coordinate cannot be transformed
+   * @throws TransformException when a coordinate cannot be transformed, or is not finite (in the
+   *     input of an identity, or in the output: a pole in Web Mercator)
    */
   public Geometry apply(Geometry geometry) throws TransformException {
     if (transform.isIdentity()) {
+      for (Coordinate c : geometry.getCoordinates()) {
+        requireFinite(c.x, c.y);
+      }
       return geometry;
     }
     try {
@@ -47,17 +52,24 @@ public final class CoordinateTransformer {
         xy[2 * i] = seq.getX(i);
         xy[2 * i + 1] = seq.getY(i);
       }
+      CoordinateSequence out = seq.copy();
       try {
         transform.transform(xy, 0, xy, 0, n);
+        for (int i = 0; i < n; i++) {
+          requireFinite(xy[2 * i], xy[2 * i + 1]);
+          out.setOrdinate(i, 0, xy[2 * i]);
+          out.setOrdinate(i, 1, xy[2 * i + 1]);
+        }
       } catch (TransformException e) {
         throw new Wrapped(e);
       }
-      CoordinateSequence out = seq.copy();
-      for (int i = 0; i < n; i++) {
-        out.setOrdinate(i, 0, xy[2 * i]);
-        out.setOrdinate(i, 1, xy[2 * i + 1]);
-      }
       return out;
+    }
+  }
+
+  private static void requireFinite(double x, double y) throws TransformException {
+    if (!Double.isFinite(x) || !Double.isFinite(y)) {
+      throw new TransformException("a coordinate is not finite: (" + x + ", " + y + ")");
     }
   }
 

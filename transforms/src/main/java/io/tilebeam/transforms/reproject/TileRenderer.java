@@ -133,7 +133,7 @@ public final class TileRenderer {
       return null;
     }
     counts.outsideDomain += outsideDomain(source);
-    Geometry g = transform(toTms, f, source);
+    Geometry g = transform(toTms, source);
     if (!g.isValid()) {
       Geometry fixed = GeometryFixer.fix(g);
       if (fixed.isEmpty()) {
@@ -155,7 +155,7 @@ public final class TileRenderer {
     if (clipped.isEmpty()) {
       return null;
     }
-    Geometry rounded = GeometryPrecisionReducer.reduce(transform(toTarget, f, clipped), precision);
+    Geometry rounded = GeometryPrecisionReducer.reduce(transform(toTarget, clipped), precision);
     return rounded.isEmpty()
         ? null
         : new RenderedFeature(f.id(), writer.write(rounded), f.properties());
@@ -186,17 +186,9 @@ public final class TileRenderer {
     }
   }
 
-  private static Geometry transform(CoordinateTransformer t, Feature f, Geometry g)
-      throws TileDataException {
+  private static Geometry transform(CoordinateTransformer t, Geometry g) throws TileDataException {
     try {
-      Geometry out = t.apply(g);
-      for (Coordinate c : out.getCoordinates()) {
-        if (!Double.isFinite(c.x) || !Double.isFinite(c.y)) {
-          throw new TileDataException(
-              "transform", "a coordinate transforms to a non-finite value: " + c, null);
-        }
-      }
-      return out;
+      return t.apply(g);
     } catch (TransformException e) {
       throw new TileDataException(
           "transform", "a coordinate cannot be transformed: " + e.getMessage(), e);
