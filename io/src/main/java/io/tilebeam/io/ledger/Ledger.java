@@ -98,6 +98,15 @@ public final class Ledger implements AutoCloseable {
     return new Ledger(config.open());
   }
 
+  /**
+   * The ledger reached through {@code connection}, in whatever transaction it is in: for a sink
+   * that completes tiles in the same transaction as their rows. The connection's search path must
+   * lead to the ledger's schema; the caller keeps the connection.
+   */
+  public static Ledger on(Connection connection) {
+    return new Ledger(connection);
+  }
+
   /** How many statements this instance has sent. */
   public long roundTrips() {
     return roundTrips;

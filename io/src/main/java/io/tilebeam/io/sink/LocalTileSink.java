@@ -2,8 +2,11 @@ package io.tilebeam.io.sink;
 
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.sink.PublishResult.Outcome;
+import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
+import io.tilebeam.transforms.outcome.TileDataException;
+import io.tilebeam.transforms.reproject.RenderedTile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +21,7 @@ import java.util.UUID;
  * the new one, never a part; a temporary file never appears under a final name. When the final file
  * already holds the same bytes, it is left alone.
  */
-public final class LocalTileSink {
+public final class LocalTileSink implements TileSink {
 
   /** Prefix of temporary files; {@code reap} removes orphans with it. */
   public static final String TEMP_PREFIX = ".tilebeam-";
@@ -35,24 +38,42 @@ public final class LocalTileSink {
     DIRECTORY_FORCED
   }
 
-  /** Called at each step boundary; tests use it to stop a publish there, as a crash would. */
-  interface StepListener {
-    void reached(Step step);
-  }
-
   private final Path root;
   private final TileFormat format;
+  private final CrsRef crs;
   private final StepListener steps;
 
-  /** A sink writing below {@code root} in {@code format}. */
-  public LocalTileSink(Path root, TileFormat format) {
-    this(root, format, step -> {});
+  /** A sink for {@code spec}'s directory, format and CRS. */
+  public LocalTileSink(PublishSpec spec) {
+    this(
+        ((OutputLocation.Local) spec.location()).root(),
+        spec.format(),
+        spec.targetCrs(),
+        StepListener.NONE);
   }
 
-  LocalTileSink(Path root, TileFormat format, StepListener steps) {
+  /**
+   * A sink writing encoded tiles below {@code root} in {@code format}, through {@link
+   * #publish(WorkKey, TileWork, byte[], long)} only.
+   */
+  public LocalTileSink(Path root, TileFormat format) {
+    this(root, format, null, StepListener.NONE);
+  }
+
+  LocalTileSink(Path root, TileFormat format, CrsRef crs, StepListener steps) {
     this.root = root;
     this.format = format;
+    this.crs = crs;
     this.steps = steps;
+  }
+
+  @Override
+  public PublishResult publish(RenderedTile tile) throws TileDataException, IOException {
+    if (crs == null) {
+      throw new IllegalStateException("this sink publishes encoded bytes only");
+    }
+    TileFormat.Encoded encoded = EncodedTiles.encode(format, crs, tile);
+    return publish(tile.key(), tile.work(), encoded.bytes(), encoded.features());
   }
 
   /** The final path of a tile. */

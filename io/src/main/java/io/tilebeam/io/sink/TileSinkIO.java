@@ -1,7 +1,7 @@
 package io.tilebeam.io.sink;
 
-import io.tilebeam.io.Locations;
-import io.tilebeam.io.format.TileFormat;
+import io.tilebeam.io.ledger.LedgerConfig;
+import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.outcome.TileFailure;
 import io.tilebeam.transforms.reproject.RenderedTile;
 import java.io.IOException;
@@ -20,7 +20,8 @@ import org.apache.beam.sdk.values.TupleTagList;
 
 /**
  * Stage 6 of the graph, the idempotent sink: each rendered tile is encoded and published to its
- * deterministic final name through a temporary object (see {@link LocalTileSink}).
+ * deterministic final name through a temporary object ({@link LocalTileSink}, {@link GcsTileSink})
+ * or replaces the tile's rows in one transaction ({@link PostGisTileSink}).
  *
  * <p>Publishing happens per tile inside the DoFn, which is marked {@code @RequiresStableInput} so
  * that a retried bundle publishes the same bytes; Beam's {@code WriteFiles} is not used because its
@@ -40,18 +41,25 @@ public final class TileSinkIO {
 
   private TileSinkIO() {}
 
-  /** Publishes tiles with these specs, one per layer name. */
-  public static Publish publish(Map<String, PublishSpec> specs) {
-    return new Publish(specs);
+  /**
+   * Publishes tiles with these specs, one per layer name, as run {@code runId}; PostGIS outputs in
+   * the {@code ledger}'s database complete their tiles in the same transaction as the rows.
+   */
+  public static Publish publish(Map<String, PublishSpec> specs, String runId, LedgerConfig ledger) {
+    return new Publish(specs, runId, ledger);
   }
 
   /** The publishing transform; see {@link TileSinkIO}. */
   public static final class Publish
       extends PTransform<PCollection<RenderedTile>, PCollectionTuple> {
     private final Map<String, PublishSpec> specs;
+    private final String runId;
+    private final LedgerConfig ledger;
 
-    private Publish(Map<String, PublishSpec> specs) {
+    private Publish(Map<String, PublishSpec> specs, String runId, LedgerConfig ledger) {
       this.specs = Map.copyOf(specs);
+      this.runId = runId;
+      this.ledger = ledger;
     }
 
     @Override
@@ -59,7 +67,8 @@ public final class TileSinkIO {
       PCollectionTuple out =
           input.apply(
               "EncodeAndPublish",
-              ParDo.of(new PublishFn(specs)).withOutputTags(PUBLISHED, TupleTagList.of(FAILED)));
+              ParDo.of(new PublishFn(specs, runId, ledger))
+                  .withOutputTags(PUBLISHED, TupleTagList.of(FAILED)));
       out.get(PUBLISHED).setCoder(SerializableCoder.of(PublishResult.class));
       out.get(FAILED).setCoder(SerializableCoder.of(TileFailure.class));
       return out;
@@ -68,45 +77,54 @@ public final class TileSinkIO {
 
   private static final class PublishFn extends DoFn<RenderedTile, PublishResult> {
     private final Map<String, PublishSpec> specs;
+    private final String runId;
+    private final LedgerConfig ledger;
     private final Counter written = Metrics.counter(TileSinkIO.class, "written");
     private final Counter unchanged = Metrics.counter(TileSinkIO.class, "unchanged");
     private final Counter featuresWritten = Metrics.counter(TileSinkIO.class, "featuresWritten");
-    private transient Map<String, LocalTileSink> sinks;
+    private transient Map<String, TileSink> sinks;
 
-    PublishFn(Map<String, PublishSpec> specs) {
+    PublishFn(Map<String, PublishSpec> specs, String runId, LedgerConfig ledger) {
       this.specs = specs;
+      this.runId = runId;
+      this.ledger = ledger;
     }
 
     @Setup
-    public void setup() {
+    public void setup() throws IOException {
       sinks = new HashMap<>();
-      specs.forEach(
-          (layer, spec) ->
-              sinks.put(
-                  layer, new LocalTileSink(Locations.localPath(spec.outputUri()), spec.format())));
+      for (Map.Entry<String, PublishSpec> e : specs.entrySet()) {
+        sinks.put(e.getKey(), TileSinks.open(e.getValue(), runId, ledger));
+      }
     }
 
     @RequiresStableInput
     @ProcessElement
     public void process(@Element RenderedTile tile, MultiOutputReceiver out) throws IOException {
-      PublishSpec spec = specs.get(tile.work().layer());
-      TileFormat.Encoded encoded;
+      PublishResult result;
       try {
-        encoded = spec.format().encode(tile, spec.targetCrs());
-      } catch (IOException | RuntimeException e) {
+        result = sinks.get(tile.work().layer()).publish(tile);
+      } catch (TileDataException e) {
+        // This tile alone cannot be published; storage errors that may pass (IOException) fail
+        // the bundle instead, so that the runner retries it.
         out.get(FAILED)
             .output(
-                new TileFailure(tile.key(), tile.work(), "encode", String.valueOf(e.getMessage())));
+                new TileFailure(
+                    tile.key(), tile.work(), e.errorClass(), String.valueOf(e.getMessage())));
         return;
       }
-      // Storage errors are not data errors: they fail the bundle so the runner retries it.
-      PublishResult result =
-          sinks
-              .get(tile.work().layer())
-              .publish(tile.key(), tile.work(), encoded.bytes(), encoded.features());
       (result.outcome() == PublishResult.Outcome.WRITTEN ? written : unchanged).inc();
       featuresWritten.inc(result.featureCount());
       out.get(PUBLISHED).output(result);
+    }
+
+    @Teardown
+    public void teardown() throws IOException {
+      if (sinks != null) {
+        for (TileSink s : sinks.values()) {
+          s.close();
+        }
+      }
     }
   }
 }

@@ -119,6 +119,7 @@ class LocalTileSinkTest {
           new LocalTileSink(
               dir,
               new GeoJsonFormat(),
+              null,
               step -> {
                 if (step == stop) {
                   throw new Crash();

@@ -81,7 +81,9 @@ public final class TilebeamGraph {
         .apply("AllDeadLetters", Flatten.pCollections())
         .apply("RecordDeadLetters", DeadLetters.to(outputs));
     PCollectionTuple published =
-        rendered.get(ReprojectTiles.RENDERED).apply("PublishTiles", TileSinkIO.publish(publishes));
+        rendered
+            .get(ReprojectTiles.RENDERED)
+            .apply("PublishTiles", TileSinkIO.publish(publishes, settings.runId(), ledger));
 
     KvCoder<PublishResult, TileFailure> outcomeCoder =
         KvCoder.of(

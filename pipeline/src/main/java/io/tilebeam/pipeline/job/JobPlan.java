@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.io.Locations;
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.sink.Checksums;
+import io.tilebeam.io.sink.GcsSettings;
+import io.tilebeam.io.sink.OutputChecks;
+import io.tilebeam.io.sink.OutputLocation;
+import io.tilebeam.io.sink.PostGisTileSink;
 import io.tilebeam.io.sink.PublishSpec;
 import io.tilebeam.io.source.GeoJsonSource;
 import io.tilebeam.io.source.SourceFormatException;
@@ -112,7 +116,7 @@ public final class JobPlan {
     ObjectNode p = (ObjectNode) CanonicalJson.parse(params);
     double buffer = p.get("bufferPixels").doubleValue();
     int precision = p.get("precision").intValue();
-    checkOutput(l, path);
+    PublishSpec publish = publishSpec(l, target, path);
     checkVectorTiles(l, tms, target, path);
     String sourceIdentity;
     try {
@@ -144,10 +148,7 @@ public final class JobPlan {
             l.maxZoom(),
             buffer),
         new RenderSpec(tms, sourceCrs, target, buffer, precision),
-        new PublishSpec(
-            localPath(l.outputUri(), path + ".output.uri").toString(),
-            TileFormat.named(l.outputFormat()),
-            target));
+        publish);
   }
 
   /** A built-in set by name, or a set read from an OGC TMS JSON file at that path. */
@@ -257,15 +258,42 @@ public final class JobPlan {
     return CanonicalJson.write(p);
   }
 
-  private static void checkOutput(LayerSpec l, String path) {
-    Path existing = localPath(l.outputUri(), path + ".output.uri");
-    while (existing != null && !Files.exists(existing)) {
-      existing = existing.getParent();
-    }
-    if (existing == null || !Files.isDirectory(existing) || !Files.isWritable(existing)) {
+  /** Parses and checks the layer's output; nothing is written. */
+  private static PublishSpec publishSpec(LayerSpec l, CrsRef target, String path) {
+    OutputLocation location;
+    try {
+      location = OutputLocation.parse(l.outputUri(), l.outputFormat(), l.outputTable());
+    } catch (IllegalArgumentException e) {
+      boolean table = l.outputTable() != null && e.getMessage().startsWith("table");
       throw new JobSpecException(
-          path + ".output.uri", l.outputUri(), "is not a writable directory");
+          path + (table ? ".output.table" : ".output.uri"),
+          table ? l.outputTable() : l.outputUri(),
+          e.getMessage(),
+          e);
     }
+    if (location instanceof OutputLocation.PostGis && PostGisTileSink.srid(target) < 0) {
+      throw new JobSpecException(
+          path + ".targetCrs", l.targetCrs(), "a PostGIS output needs a CRS with an EPSG code");
+    }
+    String uri =
+        location instanceof OutputLocation.Local local
+            ? local.root().toAbsolutePath().toString()
+            : l.outputUri();
+    PublishSpec spec =
+        new PublishSpec(
+            uri,
+            location instanceof OutputLocation.Local local
+                ? new OutputLocation.Local(local.root().toAbsolutePath())
+                : location,
+            l.outputFormat().equals("postgis") ? null : TileFormat.named(l.outputFormat()),
+            target,
+            GcsSettings.fromEnvironment());
+    try {
+      OutputChecks.check(spec);
+    } catch (IllegalArgumentException e) {
+      throw new JobSpecException(path + ".output.uri", l.outputUri(), e.getMessage(), e);
+    }
+    return spec;
   }
 
   /** Vector tiles are Web Mercator tiles: their grid is the tile's, in EPSG:3857. */

@@ -27,8 +27,11 @@ public record JobSpec(String namespace, List<LayerSpec> layers) {
    * @param minZoom the first zoom
    * @param maxZoom the last zoom, inclusive
    * @param targetCrs the output CRS as spelled
-   * @param outputUri the output directory or {@code file:} URI
-   * @param outputFormat {@code geojson}, {@code flatgeobuf} or {@code mvt}
+   * @param outputUri the output directory, {@code file:} URI, {@code gs://bucket/prefix}, or the
+   *     {@code jdbc:postgresql:} URL of a PostGIS database
+   * @param outputFormat {@code geojson}, {@code flatgeobuf}, {@code mvt} or {@code postgis}
+   * @param outputTable the table ({@code name} or {@code schema.name}) of a {@code postgis} output,
+   *     else null
    * @param params the byte-changing parameters, defaults filled in, as canonical JSON
    */
   public record LayerSpec(
@@ -43,6 +46,7 @@ public record JobSpec(String namespace, List<LayerSpec> layers) {
       String targetCrs,
       String outputUri,
       String outputFormat,
+      String outputTable,
       String params) {
 
     /** Copies the extent list. */

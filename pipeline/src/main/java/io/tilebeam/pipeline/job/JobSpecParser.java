@@ -34,7 +34,7 @@ public final class JobSpecParser {
 
   static final Set<String> OUTPUT_FORMATS = Set.of("geojson", "flatgeobuf", "mvt", "postgis");
 
-  static final Set<String> WRITE_FORMATS = Set.of("geojson", "flatgeobuf", "mvt");
+  static final Set<String> WRITE_FORMATS = Set.of("geojson", "flatgeobuf", "mvt", "postgis");
 
   /** Job parameters that change the bytes, with what they mean. */
   static final Set<String> PARAMS = Set.of("bufferPixels", "precision");
@@ -124,7 +124,7 @@ public final class JobSpecParser {
     String sourceFormat =
         choice(source, "format", path + ".source.format", SOURCE_FORMATS, READ_FORMATS);
     JsonNode output = object(node, "output", path + ".output");
-    allowOnly(output, path + ".output.", Set.of("uri", "format"));
+    allowOnly(output, path + ".output.", Set.of("uri", "format", "table"));
     String outputFormat =
         choice(output, "format", path + ".output.format", OUTPUT_FORMATS, WRITE_FORMATS);
     int[] zooms = zooms(node.get("zooms"), path + ".zooms");
@@ -140,6 +140,7 @@ public final class JobSpecParser {
         text(node, "targetCrs", path + ".targetCrs"),
         text(output, "uri", path + ".output.uri"),
         outputFormat,
+        optionalText(output, "table", path + ".output.table"),
         params(node.get("params"), path + ".params"));
   }
 

@@ -1,0 +1,84 @@
+package io.tilebeam.io.sink;
+
+import com.google.cloud.storage.Storage;
+import com.google.cloud.storage.StorageException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * Checks, before anything is written, that an output can be written: the directory is writable, the
+ * bucket exists, the database has PostGIS. A run that would fail on its first tile is refused at
+ * once instead.
+ */
+public final class OutputChecks {
+
+  private OutputChecks() {}
+
+  /**
+   * Checks {@code spec}'s output.
+   *
+   * @throws IllegalArgumentException saying what is wrong with the output location
+   */
+  public static void check(PublishSpec spec) {
+    OutputLocation location = spec.location();
+    if (location instanceof OutputLocation.Local local) {
+      checkDirectory(local.root());
+    } else if (location instanceof OutputLocation.Gcs gcs) {
+      checkBucket(spec.gcs(), gcs);
+    } else if (location instanceof OutputLocation.PostGis table) {
+      checkDatabase(table);
+    }
+  }
+
+  private static void checkDirectory(Path root) {
+    Path existing = root.toAbsolutePath();
+    while (existing != null && !Files.exists(existing)) {
+      existing = existing.getParent();
+    }
+    if (existing == null || !Files.isDirectory(existing) || !Files.isWritable(existing)) {
+      throw new IllegalArgumentException("is not a writable directory");
+    }
+  }
+
+  private static void checkBucket(GcsSettings settings, OutputLocation.Gcs gcs) {
+    Storage storage = settings.open();
+    try {
+      if (storage.get(gcs.bucket()) == null) {
+        throw new IllegalArgumentException("bucket '" + gcs.bucket() + "' does not exist");
+      }
+    } catch (StorageException e) {
+      throw new IllegalArgumentException(
+          "bucket '" + gcs.bucket() + "' cannot be used (" + e.getCode() + "): " + e.getMessage(),
+          e);
+    } finally {
+      GcsTileSink.closeQuietly(storage);
+    }
+  }
+
+  private static void checkDatabase(OutputLocation.PostGis table) {
+    try (Connection c = DriverManager.getConnection(table.jdbcUrl());
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'postgis'),"
+                    + " EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = ?)")) {
+      s.setString(1, table.schema());
+      try (ResultSet r = s.executeQuery()) {
+        r.next();
+        if (!r.getBoolean(1)) {
+          throw new IllegalArgumentException(
+              "the database has no PostGIS extension (CREATE EXTENSION postgis)");
+        }
+        if (!r.getBoolean(2)) {
+          throw new IllegalArgumentException("schema '" + table.schema() + "' does not exist");
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalArgumentException("cannot be used: " + e.getMessage(), e);
+    }
+  }
+}
