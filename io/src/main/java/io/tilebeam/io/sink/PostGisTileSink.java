@@ -34,12 +34,27 @@ import java.util.Properties;
  */
 public final class PostGisTileSink implements TileSink {
 
+  /** The boundaries between a publish's steps, where a process can die. */
+  enum Step {
+    /** The tile's old rows are deleted (uncommitted). */
+    ROWS_DELETED,
+    /** The new rows are inserted (uncommitted). */
+    ROWS_INSERTED,
+    /** The rows read back with the right count. */
+    READ_BACK,
+    /** The ledger row is marked completed (uncommitted; same-database ledgers only). */
+    LEDGER_COMPLETED,
+    /** The transaction committed: the tile is published. */
+    COMMITTED
+  }
+
   private final OutputLocation.PostGis table;
   private final int srid;
   private final String runId;
   private final boolean ledgerHere;
   private final Connection connection;
   private final Ledger ledger;
+  private final StepListener steps;
 
   /**
    * A sink for {@code spec}'s table, connected at once; tiles are completed in the same transaction
@@ -48,6 +63,12 @@ public final class PostGisTileSink implements TileSink {
    * @throws IOException when the database cannot be reached or the table cannot be created
    */
   public PostGisTileSink(PublishSpec spec, String runId, LedgerConfig ledger) throws IOException {
+    this(spec, runId, ledger, StepListener.NONE);
+  }
+
+  PostGisTileSink(PublishSpec spec, String runId, LedgerConfig ledger, StepListener steps)
+      throws IOException {
+    this.steps = steps;
     this.table = (OutputLocation.PostGis) spec.location();
     this.srid = srid(spec.targetCrs());
     this.runId = runId;
@@ -99,12 +120,15 @@ public final class PostGisTileSink implements TileSink {
     try {
       PostGisTables.lockTile(connection, table, work);
       PostGisTables.deleteTile(connection, table, work);
+      steps.reached(Step.ROWS_DELETED);
       insert(tile);
+      steps.reached(Step.ROWS_INSERTED);
       PostGisTables.TileDigest held = PostGisTables.digest(connection, table, work);
       if (held.rows() != tile.features().size()) {
         throw new IllegalStateException(
             "the tile reads back with " + held.rows() + " rows, wrote " + tile.features().size());
       }
+      steps.reached(Step.READ_BACK);
       PublishResult result =
           new PublishResult(
               tile.key(),
@@ -113,12 +137,16 @@ public final class PostGisTileSink implements TileSink {
               held.checksum(),
               held.rows(),
               Outcome.WRITTEN);
-      if (ledgerHere && ledger.complete(runId, List.of(result)).isEmpty()) {
-        // Another run took the claim over; it publishes the same rows. Leave the tile to it.
-        connection.rollback();
-        return result;
+      if (ledgerHere) {
+        if (ledger.complete(runId, List.of(result)).isEmpty()) {
+          // Another run took the claim over; it publishes the same rows. Leave the tile to it.
+          connection.rollback();
+          return result;
+        }
+        steps.reached(Step.LEDGER_COMPLETED);
       }
       connection.commit();
+      steps.reached(Step.COMMITTED);
       return result;
     } catch (SQLException e) {
       rollbackQuietly();
