@@ -1,6 +1,5 @@
 package io.tilebeam.io.sink;
 
-import io.tilebeam.io.Locations;
 import io.tilebeam.transforms.outcome.FeatureFailure;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -43,14 +42,18 @@ public final class DeadLetters extends PTransform<PCollection<FeatureFailure>, P
   /** The file of a layer's feature failures. */
   public static final String FEATURES_FILE = "features.jsonl";
 
-  private final Map<String, String> outputs;
+  private final Map<String, PublishSpec> outputs;
 
-  private DeadLetters(Map<String, String> outputs) {
+  private DeadLetters(Map<String, PublishSpec> outputs) {
     this.outputs = Map.copyOf(outputs);
   }
 
-  /** Records into these output locations, one per layer name. */
-  public static DeadLetters to(Map<String, String> outputs) {
+  /**
+   * Records into these layers' outputs: a file under a directory, an object under a GCS prefix
+   * (same name, kept by a generation precondition), a {@code <table>_failed} table beside a PostGIS
+   * table.
+   */
+  public static DeadLetters to(Map<String, PublishSpec> outputs) {
     return new DeadLetters(outputs);
   }
 
@@ -73,9 +76,9 @@ public final class DeadLetters extends PTransform<PCollection<FeatureFailure>, P
   }
 
   private static final class MergeFn extends DoFn<KV<String, Iterable<FeatureFailure>>, Long> {
-    private final Map<String, String> outputs;
+    private final Map<String, PublishSpec> outputs;
 
-    MergeFn(Map<String, String> outputs) {
+    MergeFn(Map<String, PublishSpec> outputs) {
       this.outputs = outputs;
     }
 
@@ -84,10 +87,16 @@ public final class DeadLetters extends PTransform<PCollection<FeatureFailure>, P
     public void process(
         @Element KV<String, Iterable<FeatureFailure>> layer, OutputReceiver<Long> out)
         throws IOException {
-      Path file = file(Locations.localPath(outputs.get(layer.getKey())), layer.getKey());
+      PublishSpec spec = outputs.get(layer.getKey());
       SortedSet<String> lines = new TreeSet<>();
       layer.getValue().forEach(f -> lines.add(f.toJsonLine()));
-      out.output((long) merge(file, lines));
+      if (spec.location() instanceof OutputLocation.Local local) {
+        out.output((long) merge(file(local.root(), layer.getKey()), lines));
+      } else if (spec.location() instanceof OutputLocation.Gcs) {
+        out.output((long) RemoteDeadLetters.mergeIntoObject(spec, layer.getKey(), lines));
+      } else {
+        out.output((long) RemoteDeadLetters.mergeIntoTable(spec, lines));
+      }
     }
   }
 

@@ -12,11 +12,20 @@ import java.util.regex.Pattern;
  */
 public sealed interface OutputLocation extends Serializable {
 
-  /** A directory: tiles are files below {@code root}. */
-  record Local(Path root) implements OutputLocation {
+  /**
+   * A directory: tiles are files below it.
+   *
+   * @param directory the directory's path (a string: {@link Path} is not serializable)
+   */
+  record Local(String directory) implements OutputLocation {
+    /** The directory. */
+    public Path root() {
+      return Path.of(directory);
+    }
+
     @Override
     public String describe() {
-      return root.toUri().toString();
+      return root().toUri().toString();
     }
   }
 
@@ -99,7 +108,7 @@ public sealed interface OutputLocation extends Serializable {
     if (lower.startsWith("gs://")) {
       return gcs(uri);
     }
-    return new Local(Locations.localPath(uri));
+    return new Local(Locations.localPath(uri).toString());
   }
 
   private static Gcs gcs(String uri) {

@@ -2,6 +2,7 @@ package io.tilebeam.io.sink;
 
 import io.tilebeam.transforms.key.Sha256;
 import io.tilebeam.transforms.key.TileWork;
+import io.tilebeam.transforms.tiling.TileId;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -123,7 +124,7 @@ public final class PostGisTables {
     try (PreparedStatement st =
         c.prepareStatement(
             "DELETE FROM " + table.qualifiedName() + " WHERE z = ? AND x = ? AND y = ?")) {
-      bindTile(st, work);
+      bindTile(st, work.tile());
       st.executeUpdate();
     }
   }
@@ -133,7 +134,7 @@ public final class PostGisTables {
    *
    * @throws SQLException when the query fails
    */
-  public static TileDigest digest(Connection c, OutputLocation.PostGis table, TileWork work)
+  public static TileDigest digest(Connection c, OutputLocation.PostGis table, TileId tile)
       throws SQLException {
     MessageDigest d = Sha256.create();
     long rows = 0;
@@ -142,7 +143,7 @@ public final class PostGisTables {
             "SELECT feature_id, ST_AsBinary(geom, 'NDR'), properties::text FROM "
                 + table.qualifiedName()
                 + " WHERE z = ? AND x = ? AND y = ? ORDER BY feature_id")) {
-      bindTile(st, work);
+      bindTile(st, tile);
       try (ResultSet r = st.executeQuery()) {
         while (r.next()) {
           field(d, r.getString(1).getBytes(StandardCharsets.UTF_8));
@@ -161,9 +162,9 @@ public final class PostGisTables {
     d.update(bytes);
   }
 
-  private static void bindTile(PreparedStatement st, TileWork work) throws SQLException {
-    st.setInt(1, work.tile().z());
-    st.setLong(2, work.tile().x());
-    st.setLong(3, work.tile().y());
+  private static void bindTile(PreparedStatement st, TileId tile) throws SQLException {
+    st.setInt(1, tile.z());
+    st.setLong(2, tile.x());
+    st.setLong(3, tile.y());
   }
 }

@@ -123,7 +123,7 @@ public final class PostGisTileSink implements TileSink {
       steps.reached(Step.ROWS_DELETED);
       insert(tile);
       steps.reached(Step.ROWS_INSERTED);
-      PostGisTables.TileDigest held = PostGisTables.digest(connection, table, work);
+      PostGisTables.TileDigest held = PostGisTables.digest(connection, table, work.tile());
       if (held.rows() != tile.features().size()) {
         throw new IllegalStateException(
             "the tile reads back with " + held.rows() + " rows, wrote " + tile.features().size());

@@ -212,6 +212,9 @@ public final class GcsStandIn implements AutoCloseable {
   private Response route(HttpExchange ex, List<String> s, Map<String, String> q, byte[] body)
       throws IOException {
     String method = ex.getRequestMethod();
+    if (!s.isEmpty() && s.get(0).equals("download")) {
+      s = s.subList(1, s.size()); // media downloads: /download/storage/v1/b/{bucket}/o/{object}
+    }
     if (s.size() >= 4 && s.get(0).equals("upload") && s.get(1).equals("storage")) {
       return upload(ex, method, s.get(4), q, body);
     }
@@ -293,7 +296,9 @@ public final class GcsStandIn implements AutoCloseable {
   private synchronized Response get(String bucket, String name, Map<String, String> q) {
     StoredObject o = bucket(bucket).get(name);
     checkPreconditions(o, q, "");
-    if (o == null) {
+    // Only the live generation is kept: asking for an older one finds nothing.
+    if (o == null
+        || (q.containsKey("generation") && Long.parseLong(q.get("generation")) != o.generation())) {
       throw new GcsError(404, "notFound", "No such object: " + bucket + "/" + name);
     }
     if ("media".equals(q.get("alt"))) {

@@ -1,11 +1,12 @@
 package io.tilebeam.pipeline.cli;
 
-import io.tilebeam.io.Locations;
 import io.tilebeam.io.ledger.LedgerAdmin;
 import io.tilebeam.io.ledger.LedgerSchema;
 import io.tilebeam.io.ledger.LedgerUnavailableException;
 import io.tilebeam.io.sink.DeadLetters;
 import io.tilebeam.io.sink.LocalTileSink;
+import io.tilebeam.io.sink.OutputLocation;
+import io.tilebeam.io.sink.PublishedTiles;
 import io.tilebeam.pipeline.job.JobPlan;
 import io.tilebeam.pipeline.job.LayerPlan;
 import java.io.IOException;
@@ -50,7 +51,8 @@ final class ReapCommand {
       out.println("no ledger yet in " + home.toAbsolutePath() + ": no claims to release");
     }
     if (plan != null) {
-      out.println("deleted " + deleteOrphans(plan, olderThan) + " orphaned temporary files");
+      out.println(
+          "deleted " + deleteOrphans(plan, olderThan) + " orphaned temporary files or objects");
     }
     return ExitCode.OK;
   }
@@ -63,7 +65,17 @@ final class ReapCommand {
     Instant cutoff = Instant.now().minus(olderThan);
     long deleted = 0;
     for (LayerPlan layer : plan.layers()) {
-      Path output = Locations.localPath(layer.publish().outputUri());
+      OutputLocation location = layer.publish().location();
+      if (location instanceof OutputLocation.Gcs) {
+        try (PublishedTiles published = new PublishedTiles()) {
+          deleted += published.deleteOrphanObjects(layer.publish(), cutoff);
+        }
+        continue;
+      }
+      if (!(location instanceof OutputLocation.Local local)) {
+        continue; // a PostGIS table is written in transactions: nothing is left behind
+      }
+      Path output = local.root();
       // The layer's tiles, and its dead-letter file, are both replaced through temporary files.
       for (Path root :
           List.of(

@@ -1,20 +1,22 @@
 package io.tilebeam.pipeline.cli;
 
-import io.tilebeam.io.Locations;
 import io.tilebeam.io.ledger.LedgerAdmin;
 import io.tilebeam.io.ledger.LedgerAdmin.CompletedRow;
 import io.tilebeam.io.ledger.LedgerSchema;
 import io.tilebeam.io.ledger.LedgerUnavailableException;
-import io.tilebeam.io.sink.Checksums;
+import io.tilebeam.io.sink.PublishSpec;
+import io.tilebeam.io.sink.PublishedTiles;
 import io.tilebeam.pipeline.job.JobPlan;
 import io.tilebeam.transforms.key.WorkKey;
+import io.tilebeam.transforms.tiling.TileId;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code tilebeam verify}: every completed row of the job's namespace has its output, with the
@@ -34,11 +36,21 @@ final class VerifyCommand {
     }
     try (LedgerHandle handle = LedgerHandle.open(ledgerUrl, home)) {
       LedgerSchema.migrate(handle.config());
-      try (LedgerAdmin ledger = LedgerAdmin.open(handle.config())) {
+      try (LedgerAdmin ledger = LedgerAdmin.open(handle.config());
+          PublishedTiles published = new PublishedTiles()) {
+        Map<String, PublishSpec> outputs = new HashMap<>();
+        plan.layers().forEach(l -> outputs.put(l.name(), l.publish()));
         List<CompletedRow> rows = ledger.completed(plan.namespace());
         List<WorkKey> bad = new ArrayList<>();
         for (CompletedRow row : rows) {
-          String problem = problem(row);
+          String problem =
+              row.outputUri() == null
+                  ? "no output recorded"
+                  : published.problem(
+                      outputs.get(row.layer()),
+                      row.outputUri(),
+                      row.checksum(),
+                      TileId.of(row.z(), row.x(), row.y()));
           if (problem != null) {
             bad.add(row.key());
             out.println(
@@ -81,31 +93,5 @@ final class VerifyCommand {
             e);
       }
     }
-  }
-
-  /** What is wrong with a row's output, or null when it is there with its checksum. */
-  private static String problem(CompletedRow row) throws IOException {
-    if (row.outputUri() == null) {
-      return "no output recorded";
-    }
-    Path file;
-    try {
-      file = Locations.localPath(row.outputUri());
-    } catch (IllegalArgumentException e) {
-      return "output " + row.outputUri() + " cannot be checked here: " + e.getMessage();
-    }
-    if (!Files.isRegularFile(file)) {
-      return "output " + row.outputUri() + " is missing";
-    }
-    String actual = Checksums.of(file);
-    if (!actual.equals(row.checksum())) {
-      return "output "
-          + row.outputUri()
-          + " has checksum "
-          + actual
-          + ", the ledger says "
-          + row.checksum();
-    }
-    return null;
   }
 }

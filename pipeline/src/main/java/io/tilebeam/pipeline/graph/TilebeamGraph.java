@@ -74,12 +74,10 @@ public final class TilebeamGraph {
     PCollectionTuple rendered =
         read.get(ReadFeatures.TILES).apply("ReprojectTiles", ReprojectTiles.withSpecs(renders));
     // Features that could not be used cost themselves only: recorded, not failing their tile.
-    Map<String, String> outputs = new HashMap<>();
-    publishes.forEach((layer, spec) -> outputs.put(layer, spec.outputUri()));
     PCollectionList.of(read.get(ReadFeatures.DEAD_LETTERS))
         .and(rendered.get(ReprojectTiles.DEAD_LETTERS))
         .apply("AllDeadLetters", Flatten.pCollections())
-        .apply("RecordDeadLetters", DeadLetters.to(outputs));
+        .apply("RecordDeadLetters", DeadLetters.to(publishes));
     PCollectionTuple published =
         rendered
             .get(ReprojectTiles.RENDERED)

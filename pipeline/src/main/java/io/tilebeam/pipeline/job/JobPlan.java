@@ -283,7 +283,7 @@ public final class JobPlan {
         new PublishSpec(
             uri,
             location instanceof OutputLocation.Local local
-                ? new OutputLocation.Local(local.root().toAbsolutePath())
+                ? new OutputLocation.Local(local.root().toAbsolutePath().toString())
                 : location,
             l.outputFormat().equals("postgis") ? null : TileFormat.named(l.outputFormat()),
             target,

@@ -31,6 +31,17 @@ public final class TestJobs {
     return file;
   }
 
+  /**
+   * Writes the sample job into {@code dir} with every layer published to {@code outputUri} instead
+   * of a directory; returns its path.
+   */
+  public static Path sampleTo(Path dir, String outputUri) throws IOException {
+    Path file = sample(dir);
+    Files.writeString(
+        file, Files.readString(file).replace("uri: " + dir.resolve("out"), "uri: " + outputUri));
+    return file;
+  }
+
   /** Runs {@code plan} on a job with the ledger home in {@code dir/home}, tiles into a file. */
   public static Result plan(Path job, Path dir, Path tilesOut) {
     return execute(

@@ -1,0 +1,125 @@
+package io.tilebeam.io.sink;
+
+import com.google.cloud.storage.Blob;
+import com.google.cloud.storage.BlobId;
+import com.google.cloud.storage.BlobInfo;
+import com.google.cloud.storage.Storage;
+import com.google.cloud.storage.Storage.BlobTargetOption;
+import com.google.cloud.storage.StorageException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Feature dead letters for outputs that are not directories: for a GCS prefix, the object {@code
+ * <prefix>/_failed/<layer>/features.jsonl}, kept the sorted union of its records by a read and a
+ * write with a generation precondition (a concurrent writer makes the write fail and it is redone);
+ * for a PostGIS table, the table {@code <table>_failed} with one row per record.
+ */
+final class RemoteDeadLetters {
+
+  private static final int MAX_CONFLICTS = 20;
+
+  private RemoteDeadLetters() {}
+
+  /** The object name of a layer's dead letters under a GCS output. */
+  static String objectName(OutputLocation.Gcs gcs, String layer) {
+    return gcs.objectName(DeadLetters.FAILED_DIR + "/" + layer + "/" + DeadLetters.FEATURES_FILE);
+  }
+
+  /**
+   * Adds {@code lines} to the layer's dead-letter object; returns how many records it holds.
+   *
+   * @throws IOException when the object cannot be read or written
+   */
+  static int mergeIntoObject(PublishSpec spec, String layer, SortedSet<String> lines)
+      throws IOException {
+    OutputLocation.Gcs gcs = (OutputLocation.Gcs) spec.location();
+    BlobId id = BlobId.of(gcs.bucket(), objectName(gcs, layer));
+    Storage storage = spec.gcs().open();
+    Retrier retrier =
+        new Retrier(
+            spec.gcs().retry(),
+            GcsSettings::isTransient,
+            d -> Thread.sleep(d.toMillis()),
+            () -> ThreadLocalRandom.current().nextDouble());
+    try {
+      for (int conflicts = 0; ; conflicts++) {
+        Blob current = retrier.call("read " + id.getName(), () -> storage.get(id));
+        SortedSet<String> all = new TreeSet<>();
+        if (current != null) {
+          String text = new String(current.getContent(), StandardCharsets.UTF_8);
+          for (String l : text.split("\n")) {
+            if (!l.isEmpty()) {
+              all.add(l);
+            }
+          }
+          if (all.containsAll(lines)) {
+            return all.size();
+          }
+        }
+        all.addAll(lines);
+        StringBuilder text = new StringBuilder();
+        all.forEach(l -> text.append(l).append('\n'));
+        long generation = current == null ? 0L : current.getGeneration();
+        try {
+          retrier.call(
+              "write " + id.getName(),
+              () ->
+                  storage.create(
+                      BlobInfo.newBuilder(id).setContentType("application/x-ndjson").build(),
+                      text.toString().getBytes(StandardCharsets.UTF_8),
+                      BlobTargetOption.generationMatch(generation)));
+          return all.size();
+        } catch (StorageException e) {
+          if (e.getCode() != 412 || conflicts >= MAX_CONFLICTS) {
+            throw e;
+          }
+        }
+      }
+    } catch (StorageException e) {
+      throw new IOException(
+          "dead letters gs://" + id.getBucket() + "/" + id.getName() + ": " + e, e);
+    } finally {
+      GcsTileSink.closeQuietly(storage);
+    }
+  }
+
+  /**
+   * Adds {@code lines} to the table's dead-letter table; returns how many were new.
+   *
+   * @throws IOException when the table cannot be written
+   */
+  static int mergeIntoTable(PublishSpec spec, SortedSet<String> lines) throws IOException {
+    OutputLocation.PostGis table = (OutputLocation.PostGis) spec.location();
+    String name = '"' + table.schema() + "\".\"" + failedTable(table) + '"';
+    try (Connection c = DriverManager.getConnection(table.jdbcUrl());
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE IF NOT EXISTS " + name + " (record text COLLATE \"C\" PRIMARY KEY)");
+      int added = 0;
+      try (PreparedStatement st =
+          c.prepareStatement("INSERT INTO " + name + " VALUES (?) ON CONFLICT DO NOTHING")) {
+        for (String line : lines) {
+          st.setString(1, line);
+          added += st.executeUpdate();
+        }
+      }
+      return added;
+    } catch (SQLException e) {
+      throw new IOException("dead letters " + name + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The dead-letter table of a PostGIS output table. */
+  static String failedTable(OutputLocation.PostGis table) {
+    String base = table.table();
+    return (base.length() > 56 ? base.substring(0, 56) : base) + "_failed";
+  }
+}

@@ -1,0 +1,185 @@
+package io.tilebeam.pipeline.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tilebeam.io.format.TileFormat;
+import io.tilebeam.io.sink.Checksums;
+import io.tilebeam.io.sink.GcsSettings;
+import io.tilebeam.io.sink.GcsStandIn;
+import io.tilebeam.io.sink.GcsStandIn.Fault;
+import io.tilebeam.io.sink.GcsStandIn.StoredObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sample job published to Google Cloud Storage — the in-process {@link GcsStandIn}, since no
+ * emulator can be installed here — through the command line: with injected 503s and dropped
+ * connections, killed with SIGKILL mid-run and rerun, and refused at once for a missing bucket.
+ */
+@Tag("slow")
+class GcsRunTest {
+
+  private static GcsStandIn server;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void start() throws IOException {
+    server = GcsStandIn.start();
+    System.setProperty("tilebeam.gcs.endpoint", server.endpoint());
+  }
+
+  @AfterAll
+  static void stop() {
+    System.clearProperty("tilebeam.gcs.endpoint");
+    server.close();
+  }
+
+  /** The published tiles under a prefix, by name below it, and their checksums. */
+  private static Map<String, String> objects(String bucket, String prefix) {
+    Map<String, String> out = new TreeMap<>();
+    for (StoredObject o : server.objects(bucket, prefix + "/").values()) {
+      String name = o.name().substring(prefix.length() + 1);
+      if (!name.startsWith("_tmp/") && !name.startsWith("_failed/")) {
+        out.put(name, Checksums.of(o.data()));
+      }
+    }
+    return out;
+  }
+
+  private static long temporaries(String bucket, String prefix) {
+    return server.objects(bucket, prefix + "/_tmp/").size();
+  }
+
+  /** A clean run of the sample job into a directory, by relative file name and checksum. */
+  private Map<String, String> cleanLocalRun() throws IOException {
+    Path clean = Files.createDirectories(dir.resolve("clean"));
+    Path job = TestJobs.sample(clean);
+    TestJobs.runReporting(
+        clean.resolve("report.json"), "--job", job.toString(), "--home", clean + "/home");
+    Map<String, String> files = new TreeMap<>();
+    Path out = clean.resolve("out");
+    try (Stream<Path> s = Files.walk(out)) {
+      for (Path p : s.filter(Files::isRegularFile).toList()) {
+        String name = out.relativize(p).toString();
+        if (!name.startsWith("_failed")) {
+          files.put(name, Checksums.of(p));
+        }
+      }
+    }
+    return files;
+  }
+
+  @Test
+  void theSampleJobPublishesTheSameTilesToGcsThroughFaultsAndVerifies() throws Exception {
+    server.createBucket("tiles");
+    for (int i = 0; i < 3; i++) {
+      server.inject(r -> r.contains("uploadType=multipart"), Fault.UNAVAILABLE);
+      server.inject(r -> r.contains("rewriteTo"), Fault.DROP_AFTER);
+      server.inject(r -> r.startsWith("GET /storage/v1/b/tiles/o/"), Fault.DROP_BEFORE);
+    }
+    Path job = TestJobs.sampleTo(dir, "gs://tiles/sample");
+    String home = dir.resolve("home").toString();
+    JsonNode report =
+        TestJobs.runReporting(dir.resolve("report.json"), "--job", job.toString(), "--home", home);
+    assertEquals(EndToEndTest.SAMPLE_TILES, report.get("written").asInt());
+    assertEquals(0, report.get("failed").asInt());
+    assertEquals(cleanLocalRun(), objects("tiles", "sample"));
+    assertEquals(0, temporaries("tiles", "sample"));
+    EndToEndTest.GOLDEN.forEach(
+        (name, sum) -> assertEquals(sum, objects("tiles", "sample").get(name), name));
+
+    JsonNode again =
+        TestJobs.runReporting(dir.resolve("again.json"), "--job", job.toString(), "--home", home);
+    assertEquals(0, again.get("written").asInt());
+    assertEquals(EndToEndTest.SAMPLE_TILES, again.get("skippedCompleted").asInt());
+
+    TestJobs.Result verify = TestJobs.execute("verify", "--job", job.toString(), "--home", home);
+    assertEquals(ExitCode.OK, verify.code(), verify.out() + verify.err());
+    assertTrue(verify.out().contains(EndToEndTest.SAMPLE_TILES + " completed tiles"));
+  }
+
+  @Test
+  void aRunKilledWhilePublishingToGcsIsFinishedByTheNextOneWithTheCleanResult() throws Exception {
+    server.createBucket("killed");
+    Path job = TestJobs.sampleTo(dir, "gs://killed/tiles");
+    Path home = dir.resolve("home");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Tilebeam.class.getName(),
+                "run",
+                "--job",
+                job.toString(),
+                "--home",
+                home.toString(),
+                "--runner=DirectRunner")
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("killed.log").toFile());
+    pb.environment().put(GcsSettings.EMULATOR_ENV, server.endpoint());
+    Process run = pb.start();
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+    while (run.isAlive() && System.nanoTime() < deadline && objects("killed", "tiles").isEmpty()) {
+      Thread.sleep(10);
+    }
+    assertTrue(run.isAlive(), "the run finished before it could be killed: see killed.log");
+    run.destroyForcibly(); // SIGKILL: no shutdown hook, no cleanup
+    assertTrue(run.waitFor(30, TimeUnit.SECONDS));
+    Map<String, String> atKill = objects("killed", "tiles");
+    assertTrue(atKill.size() < EndToEndTest.SAMPLE_TILES, "killed mid-run: " + atKill.size());
+    // Every object at a final name is a whole tile: its format reads it back.
+    for (StoredObject o : server.objects("killed", "tiles/").values()) {
+      String name = o.name();
+      if (!name.contains("/_tmp/") && !name.contains("/_failed/")) {
+        TileFormat.forExtension(name.substring(name.lastIndexOf('.') + 1)).countFeatures(o.data());
+      }
+    }
+
+    TestJobs.Result rerun =
+        TestJobs.execute("run", "--job", job.toString(), "--home", home.toString());
+    assertEquals(ExitCode.OK, rerun.code(), rerun.err());
+    assertEquals(cleanLocalRun(), objects("killed", "tiles"));
+
+    TestJobs.Result reap =
+        TestJobs.execute(
+            "reap", "--job", job.toString(), "--home", home.toString(), "--older-than", "1s");
+    assertEquals(ExitCode.OK, reap.code(), reap.err());
+    assertEquals(0, temporaries("killed", "tiles"), reap.out());
+
+    TestJobs.Result verify =
+        TestJobs.execute("verify", "--job", job.toString(), "--home", home.toString());
+    assertEquals(ExitCode.OK, verify.code(), verify.out() + verify.err());
+  }
+
+  @Test
+  void aMissingBucketOrABadPrefixIsRefusedBeforeAnythingIsWritten() throws Exception {
+    int before = server.requests().size();
+    for (String uri : List.of("gs://no-such-bucket/tiles", "gs://tiles/a/../b", "gs://X/tiles")) {
+      Path job = TestJobs.sampleTo(Files.createTempDirectory(dir, "bad"), uri);
+      TestJobs.Result r =
+          TestJobs.execute("run", "--job", job.toString(), "--home", dir + "/bad-home");
+      assertEquals(ExitCode.BAD_INPUT, r.code(), uri + ": " + r.err());
+      assertTrue(r.err().contains("output.uri"), r.err());
+      assertTrue(r.err().contains(uri), r.err());
+    }
+    assertTrue(
+        server.requests().subList(before, server.requests().size()).stream()
+            .allMatch(q -> q.startsWith("GET")),
+        "only reads: " + server.requests().subList(before, server.requests().size()));
+  }
+}
