@@ -82,7 +82,8 @@ public record LedgerConfig(String jdbcUrl, String user, String password, String 
     }
   }
 
-  private static String mask(String url) {
+  /** {@code url} with any password (query or user-info) replaced by {@code ***}. */
+  public static String mask(String url) {
     return PASSWORD_IN_URL
         .matcher(url)
         .replaceAll(m -> m.group(1) != null ? m.group(1) + "***" : m.group(2) + "***" + m.group(3));

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.SortedSet;
@@ -55,7 +56,16 @@ final class RemoteDeadLetters {
         Blob current = retrier.call("read " + id.getName(), () -> storage.get(id));
         SortedSet<String> all = new TreeSet<>();
         if (current != null) {
-          String text = new String(current.getContent(), StandardCharsets.UTF_8);
+          byte[] content;
+          try {
+            content = retrier.call("download " + id.getName(), current::getContent);
+          } catch (StorageException e) {
+            if (e.getCode() != 404 || conflicts >= MAX_CONFLICTS) {
+              throw e;
+            }
+            continue; // replaced between the metadata read and the download: read again
+          }
+          String text = new String(content, StandardCharsets.UTF_8);
           for (String l : text.split("\n")) {
             if (!l.isEmpty()) {
               all.add(l);
@@ -93,7 +103,7 @@ final class RemoteDeadLetters {
   }
 
   /**
-   * Adds {@code lines} to the table's dead-letter table; returns how many were new.
+   * Adds {@code lines} to the table's dead-letter table; returns how many records it holds.
    *
    * @throws IOException when the table cannot be written
    */
@@ -103,15 +113,18 @@ final class RemoteDeadLetters {
     try (Connection c = DriverManager.getConnection(table.jdbcUrl());
         Statement s = c.createStatement()) {
       s.execute("CREATE TABLE IF NOT EXISTS " + name + " (record text COLLATE \"C\" PRIMARY KEY)");
-      int added = 0;
       try (PreparedStatement st =
           c.prepareStatement("INSERT INTO " + name + " VALUES (?) ON CONFLICT DO NOTHING")) {
         for (String line : lines) {
           st.setString(1, line);
-          added += st.executeUpdate();
+          st.addBatch();
         }
+        st.executeBatch();
       }
-      return added;
+      try (ResultSet r = s.executeQuery("SELECT count(*) FROM " + name)) {
+        r.next();
+        return r.getInt(1);
+      }
     } catch (SQLException e) {
       throw new IOException("dead letters " + name + ": " + e.getMessage(), e);
     }

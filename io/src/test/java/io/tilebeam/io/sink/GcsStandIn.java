@@ -107,6 +107,19 @@ public final class GcsStandIn implements AutoCloseable {
     return s;
   }
 
+  /**
+   * Runs a stand-in until killed, for trying tilebeam by hand: prints its endpoint (to put in
+   * {@code STORAGE_EMULATOR_HOST}) and creates the buckets named as arguments.
+   */
+  public static void main(String[] args) throws IOException, InterruptedException {
+    GcsStandIn s = start();
+    for (String bucket : args) {
+      s.createBucket(bucket);
+    }
+    System.out.println(s.endpoint());
+    Thread.currentThread().join();
+  }
+
   /** The endpoint to give the client, {@code http://127.0.0.1:<port>}. */
   public String endpoint() {
     return "http://" + server.getAddress().getHostString() + ":" + server.getAddress().getPort();

@@ -3,6 +3,7 @@ package io.tilebeam.pipeline.job;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.io.Locations;
 import io.tilebeam.io.format.TileFormat;
+import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.sink.Checksums;
 import io.tilebeam.io.sink.GcsSettings;
 import io.tilebeam.io.sink.OutputChecks;
@@ -267,7 +268,7 @@ public final class JobPlan {
       boolean table = l.outputTable() != null && e.getMessage().startsWith("table");
       throw new JobSpecException(
           path + (table ? ".output.table" : ".output.uri"),
-          table ? l.outputTable() : l.outputUri(),
+          table ? l.outputTable() : LedgerConfig.mask(l.outputUri()),
           e.getMessage(),
           e);
     }
@@ -291,7 +292,8 @@ public final class JobPlan {
     try {
       OutputChecks.check(spec);
     } catch (IllegalArgumentException e) {
-      throw new JobSpecException(path + ".output.uri", l.outputUri(), e.getMessage(), e);
+      throw new JobSpecException(
+          path + ".output.uri", LedgerConfig.mask(l.outputUri()), e.getMessage(), e);
     }
     return spec;
   }
