@@ -98,16 +98,7 @@ public final class PostGisTables {
   /** Takes the tile's advisory lock until the end of the transaction. */
   static void lockTile(Connection c, OutputLocation.PostGis table, TileWork work)
       throws SQLException {
-    lock(
-        c,
-        "tilebeam-tile:"
-            + table.describe()
-            + "/"
-            + work.tile().z()
-            + "/"
-            + work.tile().x()
-            + "/"
-            + work.tile().y());
+    lock(c, "tilebeam-tile:" + PostGisTileSink.tileUri(table, work));
   }
 
   private static void lock(Connection c, String name) throws SQLException {

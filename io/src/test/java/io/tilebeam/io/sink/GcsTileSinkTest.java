@@ -161,11 +161,6 @@ class GcsTileSinkTest {
     assertEquals(before, server.requests().size());
   }
 
-  /** What a process that dies leaves: nothing runs after it, not even cleanup. */
-  private static final class Crash extends Error {
-    private static final long serialVersionUID = 1L;
-  }
-
   /**
    * A publish stopped at each step boundary, over no object and over an older one, then a rerun:
    * the final object only ever holds a whole tile, what the crash left is under {@code _tmp/}, and
@@ -182,14 +177,7 @@ class GcsTileSinkTest {
       if (older) {
         sink().publish(KEY, WORK, old, 1);
       }
-      GcsTileSink dying =
-          sink(
-              step -> {
-                if (step == stop) {
-                  throw new Crash();
-                }
-              },
-              GcsTileSink.RESUMABLE_ABOVE);
+      GcsTileSink dying = sink(Crash.at(stop), GcsTileSink.RESUMABLE_ABOVE);
       assertThrows(Crash.class, () -> dying.publish(KEY, WORK, fresh, 3));
 
       boolean copied = stop.compareTo(GcsTileSink.Step.COPIED) >= 0;

@@ -92,11 +92,6 @@ class LocalTileSinkTest {
     assertEquals(1, filesUnder(root));
   }
 
-  /** What a process that dies leaves: nothing runs after it, not even cleanup. */
-  private static final class Crash extends Error {
-    private static final long serialVersionUID = 1L;
-  }
-
   /**
    * A publish stopped at each step boundary, over no file and over an older one, then a rerun: the
    * final name only ever holds a whole tile (the old one or the new one), the rerun publishes the
@@ -115,16 +110,7 @@ class LocalTileSinkTest {
       if (olderFile) {
         clean.publish(WorkKey.of(WORK), WORK, old, 1);
       }
-      LocalTileSink dying =
-          new LocalTileSink(
-              dir,
-              new GeoJsonFormat(),
-              null,
-              step -> {
-                if (step == stop) {
-                  throw new Crash();
-                }
-              });
+      LocalTileSink dying = new LocalTileSink(dir, new GeoJsonFormat(), null, Crash.at(stop));
       assertThrows(Crash.class, () -> dying.publish(WorkKey.of(WORK), WORK, fresh, 3));
 
       boolean moved = stop.compareTo(LocalTileSink.Step.MOVED) >= 0;

@@ -175,11 +175,6 @@ class PostGisTileSinkTest {
     assertTrue(e.getMessage().contains("SRID 4326"), e.getMessage());
   }
 
-  /** What a process that dies leaves: nothing runs after it, not even cleanup. */
-  private static final class Crash extends Error {
-    private static final long serialVersionUID = 1L;
-  }
-
   /**
    * A publish stopped at each step boundary, the dead process's connection dropped (the server
    * rolls back what was not committed), then a rerun: the tile holds its old rows or its new rows,
@@ -195,16 +190,7 @@ class PostGisTileSinkTest {
     String table = newTable();
     try (PostGisTileSink clean = new PostGisTileSink(spec(table), "run-1", null)) {
       clean.publish(tile(work(4), 3, "old"));
-      PostGisTileSink dying =
-          new PostGisTileSink(
-              spec(table),
-              "run-2",
-              null,
-              step -> {
-                if (step == stop) {
-                  throw new Crash();
-                }
-              });
+      PostGisTileSink dying = new PostGisTileSink(spec(table), "run-2", null, Crash.at(stop));
       assertThrows(Crash.class, () -> dying.publish(tile(work(4), 2, "new")));
       dying.close();
       List<String> after = rows(table, 4);
@@ -275,14 +261,7 @@ class PostGisTileSinkTest {
 
       PostGisTileSink dying =
           new PostGisTileSink(
-              spec(table),
-              "run-1",
-              ledgerConfig,
-              step -> {
-                if (step == PostGisTileSink.Step.LEDGER_COMPLETED) {
-                  throw new Crash();
-                }
-              });
+              spec(table), "run-1", ledgerConfig, Crash.at(PostGisTileSink.Step.LEDGER_COMPLETED));
       assertThrows(Crash.class, () -> dying.publish(tile(w, 2, "a")));
       dying.close();
       assertEquals(List.of(), rows(table, 4));

@@ -117,22 +117,14 @@ class GcsRunTest {
     server.createBucket("killed");
     Path job = TestJobs.sampleTo(dir, "gs://killed/tiles");
     Path home = dir.resolve("home");
-    ProcessBuilder pb =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                Tilebeam.class.getName(),
-                "run",
-                "--job",
-                job.toString(),
-                "--home",
-                home.toString(),
-                "--runner=DirectRunner")
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("killed.log").toFile());
-    pb.environment().put(GcsSettings.EMULATOR_ENV, server.endpoint());
-    Process run = pb.start();
+    Process run =
+        TestJobs.startRun(
+            job,
+            dir.resolve("killed.log"),
+            Map.of(GcsSettings.EMULATOR_ENV, server.endpoint()),
+            "--home",
+            home.toString(),
+            "--runner=DirectRunner");
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
     while (run.isAlive() && System.nanoTime() < deadline && objects("killed", "tiles").isEmpty()) {
       Thread.sleep(10);

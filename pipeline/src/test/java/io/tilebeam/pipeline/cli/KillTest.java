@@ -57,20 +57,13 @@ class KillTest {
     Path home = killedDir.resolve("home");
 
     Process run =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                Tilebeam.class.getName(),
-                "run",
-                "--job",
-                job.toString(),
-                "--home",
-                home.toString(),
-                "--runner=DirectRunner")
-            .redirectErrorStream(true)
-            .redirectOutput(killedDir.resolve("killed.log").toFile())
-            .start();
+        TestJobs.startRun(
+            job,
+            killedDir.resolve("killed.log"),
+            Map.of(),
+            "--home",
+            home.toString(),
+            "--runner=DirectRunner");
     // Kill it as soon as it has published something: in the middle of PublishTiles.
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
     int published = 0;

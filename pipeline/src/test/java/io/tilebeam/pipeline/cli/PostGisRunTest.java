@@ -143,19 +143,7 @@ class PostGisRunTest {
     Path job = job("postgis-killed", "killed_");
     Path home = dir.resolve("home");
     Process run =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                Tilebeam.class.getName(),
-                "run",
-                "--job",
-                job.toString(),
-                "--home",
-                home.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("killed.log").toFile())
-            .start();
+        TestJobs.startRun(job, dir.resolve("killed.log"), Map.of(), "--home", home.toString());
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
     while (run.isAlive() && System.nanoTime() < deadline && rowsSoFar("killed_islands") == 0) {
       Thread.sleep(10);

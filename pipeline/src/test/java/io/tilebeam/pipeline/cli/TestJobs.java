@@ -10,6 +10,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /** The sample job and the command line, for tests that run them in a temporary directory. */
 public final class TestJobs {
@@ -68,6 +71,30 @@ public final class TestJobs {
     Result r = execute(all);
     assertEquals(ExitCode.OK, r.code(), r.err());
     return new ObjectMapper().readTree(report.toFile());
+  }
+
+  /**
+   * Starts {@code tilebeam run --job JOB ARGS...} as a separate JVM on this classpath, its output
+   * in {@code log}, with {@code env} added to its environment: a real process, for tests that kill
+   * it.
+   */
+  public static Process startRun(Path job, Path log, Map<String, String> env, String... args)
+      throws IOException {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Tilebeam.class.getName(),
+                "run",
+                "--job",
+                job.toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder pb =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    pb.environment().putAll(env);
+    return pb.start();
   }
 
   /** What a command printed and returned. */
