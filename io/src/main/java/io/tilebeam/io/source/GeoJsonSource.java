@@ -8,20 +8,12 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tilebeam.transforms.feature.Feature;
-import io.tilebeam.transforms.key.CanonicalJson;
-import io.tilebeam.transforms.key.Sha256;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.util.HexFormat;
 import java.util.Optional;
 import java.util.function.Consumer;
-import org.locationtech.jts.geom.Geometry;
-import org.locationtech.jts.geom.GeometryFactory;
-import org.locationtech.jts.io.WKBWriter;
 
 /**
  * Streams the features of a GeoJSON FeatureCollection one at a time, so a file larger than memory
@@ -30,12 +22,7 @@ import org.locationtech.jts.io.WKBWriter;
  */
 public final class GeoJsonSource {
 
-  // NaN and Infinity are not JSON, but common writers (Python's json module among them) emit them:
-  // such a file is read, and the features holding them go to the dead letter.
-  private static final ObjectMapper MAPPER =
-      com.fasterxml.jackson.databind.json.JsonMapper.builder()
-          .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-          .build();
+  private static final ObjectMapper MAPPER = GeoJsonFeatures.MAPPER;
   private static final JsonFactory FACTORY = MAPPER.getFactory();
 
   private final Path path;
@@ -83,8 +70,7 @@ public final class GeoJsonSource {
    *     message gives the line, column and byte offset
    */
   public void forEach(Consumer<Feature> action, Consumer<BadFeature> bad) throws IOException {
-    GeoJsonGeometry geometries = new GeoJsonGeometry(new GeometryFactory());
-    WKBWriter wkb = new WKBWriter(2);
+    GeoJsonFeatures features = new GeoJsonFeatures();
     try (InputStream in = Files.newInputStream(path);
         JsonParser p = FACTORY.createParser(in)) {
       expect(p, p.nextToken(), JsonToken.START_OBJECT);
@@ -103,7 +89,7 @@ public final class GeoJsonSource {
           JsonNode node = MAPPER.readTree(p);
           Feature feature;
           try {
-            feature = toFeature(node, geometries, wkb);
+            feature = features.toFeature(node);
           } catch (IllegalArgumentException e) {
             bad.accept(new BadFeature(idOrPlace(node, at), e.getMessage()));
             continue;
@@ -118,7 +104,7 @@ public final class GeoJsonSource {
     } catch (JsonProcessingException e) {
       throw corrupt(e);
     }
-    ringsClosed = geometries.ringsClosed();
+    ringsClosed = features.ringsClosed();
   }
 
   /** Unclosed polygon rings the last {@link #forEach} closed. */
@@ -126,39 +112,10 @@ public final class GeoJsonSource {
     return ringsClosed;
   }
 
-  private Feature toFeature(JsonNode node, GeoJsonGeometry geometries, WKBWriter wkb) {
-    if (!"Feature".equals(node.path("type").asText())) {
-      throw new IllegalArgumentException("not a Feature: type " + node.path("type"));
-    }
-    Geometry g = geometries.parse(node.get("geometry"));
-    JsonNode props = node.get("properties");
-    String properties = props == null || props.isNull() ? "{}" : CanonicalJson.write(props);
-    if (!properties.startsWith("{")) {
-      throw new IllegalArgumentException("properties must be an object, not " + props);
-    }
-    JsonNode id = node.get("id");
-    String fid =
-        id != null && (id.isTextual() || id.isIntegralNumber())
-            ? id.asText()
-            : digestId(node.get("geometry"), properties);
-    return new Feature(fid, wkb.write(g), properties);
-  }
-
   /** A bad feature's own id when it has one, else where it starts in the file. */
   private String idOrPlace(JsonNode node, JsonLocation at) {
-    JsonNode id = node == null ? null : node.get("id");
-    if (id != null && (id.isTextual() || id.isIntegralNumber())) {
-      return id.asText();
-    }
-    return "feature at " + describe(at);
-  }
-
-  private static String digestId(JsonNode geometry, String properties) {
-    MessageDigest d = Sha256.create();
-    d.update(CanonicalJson.write(geometry).getBytes(StandardCharsets.UTF_8));
-    d.update((byte) 0);
-    d.update(properties.getBytes(StandardCharsets.UTF_8));
-    return "sha256:" + HexFormat.of().formatHex(d.digest(), 0, 16);
+    String id = GeoJsonFeatures.ownId(node);
+    return id != null ? id : "feature at " + describe(at);
   }
 
   private void expect(JsonParser p, JsonToken actual, JsonToken expected) {

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
@@ -26,6 +27,7 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.transforms.View;
 import org.apache.beam.sdk.transforms.join.CoGbkResult;
 import org.apache.beam.sdk.transforms.join.CoGroupByKey;
@@ -79,15 +81,9 @@ public final class ReadFeatures
 
   @Override
   public PCollectionTuple expand(PCollection<KV<WorkKey, TileWork>> claimed) {
+    List<SourceSplit> splits = new ArrayList<>();
     for (Map.Entry<String, SourceSpec> e : sources.entrySet()) {
-      if (!e.getValue().format().equals("geojson")) {
-        throw new IllegalArgumentException(
-            "layer "
-                + e.getKey()
-                + ": source format '"
-                + e.getValue().format()
-                + "' is not supported yet (supported: geojson)");
-      }
+      splits.addAll(SourceSplit.of(e.getKey(), e.getValue()));
     }
     // A rerun of finished work must cost only ledger look-ups: layers with no claimed tile are
     // not read at all.
@@ -101,7 +97,9 @@ public final class ReadFeatures
     PCollectionTuple read =
         claimed
             .getPipeline()
-            .apply("Layers", Create.of(new ArrayList<>(sources.keySet())))
+            .apply("Splits", Create.of(splits).withCoder(SerializableCoder.of(SourceSplit.class)))
+            // Splits of one file are read on different workers.
+            .apply("SpreadSplits", Reshuffle.viaRandomKey())
             .apply(
                 "ReadAndAssign",
                 ParDo.of(new ReadAndAssignFn(sources, claimedLayers))
@@ -139,7 +137,7 @@ public final class ReadFeatures
     return layer + "/" + tile.path();
   }
 
-  private static final class ReadAndAssignFn extends DoFn<String, KV<String, Feature>> {
+  private static final class ReadAndAssignFn extends DoFn<SourceSplit, KV<String, Feature>> {
     private final Map<String, SourceSpec> sources;
     private final PCollectionView<List<String>> claimedLayers;
     private final Counter read = Metrics.counter(ReadFeatures.class, FEATURES_READ);
@@ -155,7 +153,8 @@ public final class ReadFeatures
 
     @ProcessElement
     public void process(ProcessContext c) throws IOException {
-      String layer = c.element();
+      SourceSplit part = c.element();
+      String layer = part.layer();
       if (!c.sideInput(claimedLayers).contains(layer)) {
         return;
       }
@@ -163,8 +162,7 @@ public final class ReadFeatures
       WKBReader reader = new WKBReader();
       WKBWriter writer = new WKBWriter(2);
       boolean geographic = Antimeridian.appliesTo(spec.crs());
-      GeoJsonSource source = new GeoJsonSource(spec.path());
-      source.forEach(
+      Consumer<Feature> assign =
           original -> {
             read.inc();
             Feature feature = original;
@@ -196,15 +194,24 @@ public final class ReadFeatures
             for (TileId tile : tiles) {
               c.output(KV.of(tileRef(layer, tile), feature));
             }
-          },
+          };
+      Consumer<GeoJsonSource.BadFeature> reject =
           bad -> {
             read.inc();
             deadLettered.inc();
             c.output(
                 DEAD_LETTERS,
                 new FeatureFailure(layer, bad.featureId(), "", "geometry", bad.reason()));
-          });
-      repaired.inc(source.ringsClosed());
+          };
+      if (part.range() == null) {
+        GeoJsonSource source = new GeoJsonSource(spec.path());
+        source.forEach(assign, reject);
+        repaired.inc(source.ringsClosed());
+      } else {
+        GeoJsonSeqSource source = new GeoJsonSeqSource(spec.path());
+        source.forEach(part.range(), assign, reject);
+        repaired.inc(source.ringsClosed());
+      }
     }
 
     /**

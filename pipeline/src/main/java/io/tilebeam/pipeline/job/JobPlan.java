@@ -195,11 +195,17 @@ public final class JobPlan {
     }
   }
 
-  /** The job's CRS, else the one the file declares, else RFC 7946's CRS84; the two must agree. */
+  /**
+   * The job's CRS, else the one the file declares, else RFC 7946's CRS84; the two must agree.
+   * GeoJSONSeq records declare none: RFC 8142 says CRS84.
+   */
   private static CrsRef sourceCrs(LayerSpec l, Path source, String path) {
     Optional<String> declared;
     try {
-      declared = new GeoJsonSource(source).declaredCrs();
+      declared =
+          l.sourceFormat().equals("geojson")
+              ? new GeoJsonSource(source).declaredCrs()
+              : Optional.empty();
     } catch (IOException | SourceFormatException e) {
       throw new JobSpecException(path + ".source.uri", l.sourceUri(), e.getMessage(), e);
     }

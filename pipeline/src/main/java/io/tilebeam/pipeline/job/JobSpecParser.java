@@ -30,7 +30,7 @@ public final class JobSpecParser {
   static final Set<String> SOURCE_FORMATS =
       Set.of("geojson", "geojsonseq", "flatgeobuf", "postgis");
 
-  static final Set<String> READ_FORMATS = Set.of("geojson");
+  static final Set<String> READ_FORMATS = Set.of("geojson", "geojsonseq");
 
   static final Set<String> OUTPUT_FORMATS = Set.of("geojson", "flatgeobuf", "mvt", "postgis");
 

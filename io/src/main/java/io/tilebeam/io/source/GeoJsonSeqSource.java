@@ -1,0 +1,156 @@
+package io.tilebeam.io.source;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import io.tilebeam.io.source.GeoJsonSource.BadFeature;
+import io.tilebeam.transforms.feature.Feature;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Reads GeoJSONSeq: one GeoJSON Feature per line, each line optionally starting with the record
+ * separator (RFC 8142's {@code 0x1E}); newline-delimited GeoJSON is the same without it. Blank
+ * lines are skipped.
+ *
+ * <p>A file is read in byte ranges that need no coordination, so that a large file is read in
+ * parallel: a record belongs to the range its first byte lies in. A range that does not start at 0
+ * begins after the first line break at or after its start minus one byte, which is exactly where
+ * the previous range's last record ended. A record that is not JSON, or not a usable Feature, costs
+ * itself only: it is reported with its byte offset and the reading goes on.
+ */
+public final class GeoJsonSeqSource {
+
+  /** The bytes per range when a file is split for parallel reading. */
+  public static final long SPLIT_BYTES = 32L << 20;
+
+  private static final byte RS = 0x1E;
+
+  private static final ObjectReader RECORD =
+      GeoJsonFeatures.MAPPER
+          .readerFor(JsonNode.class)
+          .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+  private final Path path;
+  private long ringsClosed;
+
+  /** A source reading {@code path}. */
+  public GeoJsonSeqSource(Path path) {
+    this.path = path;
+  }
+
+  /**
+   * A byte range of a file, {@code [start, end)}.
+   *
+   * @param start the first byte
+   * @param end one past the last byte
+   */
+  public record Range(long start, long end) implements java.io.Serializable {}
+
+  /** The ranges of {@code splitBytes} (the last one shorter) that cover {@code size} bytes. */
+  public static List<Range> split(long size, long splitBytes) {
+    if (splitBytes < 1) {
+      throw new IllegalArgumentException("splitBytes must be positive, was " + splitBytes);
+    }
+    List<Range> out = new ArrayList<>();
+    for (long at = 0; at < size; at += splitBytes) {
+      out.add(new Range(at, Math.min(size, at + splitBytes)));
+    }
+    return out;
+  }
+
+  /**
+   * Calls {@code action} for every usable feature whose record starts in {@code range}, and {@code
+   * bad} for every record there that cannot be used, in file order.
+   *
+   * @throws IOException when the file cannot be read
+   */
+  public void forEach(Range range, Consumer<Feature> action, Consumer<BadFeature> bad)
+      throws IOException {
+    GeoJsonFeatures features = new GeoJsonFeatures();
+    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+      long offset = Math.max(0, range.start() - 1);
+      channel.position(offset);
+      InputStream in = new BufferedInputStream(Channels.newInputStream(channel), 1 << 16);
+      if (range.start() > 0) {
+        // Skip the tail of the record that started in the previous range.
+        for (int b = in.read(); b >= 0; b = in.read()) {
+          offset++;
+          if (b == '\n') {
+            break;
+          }
+        }
+      }
+      ByteArrayOutputStream line = new ByteArrayOutputStream(4096);
+      while (offset < range.end()) {
+        long recordStart = offset;
+        line.reset();
+        int b;
+        while ((b = in.read()) >= 0 && b != '\n') {
+          line.write(b);
+        }
+        offset += line.size() + (b < 0 ? 0 : 1);
+        record(line.toByteArray(), recordStart, features, action, bad);
+        if (b < 0) {
+          break;
+        }
+      }
+    }
+    ringsClosed = features.ringsClosed();
+  }
+
+  private void record(
+      byte[] bytes,
+      long at,
+      GeoJsonFeatures features,
+      Consumer<Feature> action,
+      Consumer<BadFeature> bad) {
+    int from = 0;
+    while (from < bytes.length && (bytes[from] == RS || isSpace(bytes[from]))) {
+      from++;
+    }
+    if (from == bytes.length) {
+      return; // a blank line
+    }
+    JsonNode node;
+    try {
+      node = RECORD.readValue(bytes, from, bytes.length - from);
+    } catch (JsonProcessingException e) {
+      bad.accept(
+          new BadFeature(
+              "record at byte " + at, "corrupt JSON in " + path + ": " + e.getOriginalMessage()));
+      return;
+    } catch (IOException e) {
+      bad.accept(new BadFeature("record at byte " + at, "unreadable record: " + e.getMessage()));
+      return;
+    }
+    Feature feature;
+    try {
+      feature = features.toFeature(node);
+    } catch (IllegalArgumentException e) {
+      String id = GeoJsonFeatures.ownId(node);
+      bad.accept(new BadFeature(id != null ? id : "record at byte " + at, e.getMessage()));
+      return;
+    }
+    action.accept(feature);
+  }
+
+  private static boolean isSpace(byte b) {
+    return b == ' ' || b == '\t' || b == '\r';
+  }
+
+  /** Unclosed polygon rings the last {@link #forEach} closed. */
+  public long ringsClosed() {
+    return ringsClosed;
+  }
+}

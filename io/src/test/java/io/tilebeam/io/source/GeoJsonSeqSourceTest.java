@@ -1,0 +1,107 @@
+package io.tilebeam.io.source;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tilebeam.io.source.GeoJsonSource.BadFeature;
+import io.tilebeam.transforms.feature.Feature;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GeoJsonSeqSourceTest {
+
+  @TempDir Path dir;
+
+  private static final List<String> FEATURES =
+      List.of(
+          "{\"type\":\"Feature\",\"id\":1,\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},"
+              + "\"properties\":{\"name\":\"a\"}}",
+          "{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":[[0,0],[3,4]]},"
+              + "\"properties\":{\"b\":[1,2]}}",
+          "{\"type\":\"Feature\",\"id\":\"x\",\"geometry\":{\"type\":\"Polygon\",\"coordinates\":"
+              + "[[[0,0],[1,0],[1,1],[0,0]]]},\"properties\":null}");
+
+  /** Records in every spelling a writer uses: RS prefixes, CRLF, blank lines, no final newline. */
+  private Path sequence() throws IOException {
+    String text =
+        "\u001e"
+            + FEATURES.get(0)
+            + "\r\n\n"
+            + "{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,\n"
+            + "   \n"
+            + FEATURES.get(1)
+            + "\n"
+            + "{\"type\":\"FeatureCollection\",\"features\":[]}\n"
+            + "\u001e"
+            + FEATURES.get(2);
+    Path file = dir.resolve("features.geojsonseq");
+    Files.writeString(file, text);
+    return file;
+  }
+
+  private record Read(List<Feature> features, List<BadFeature> bad) {}
+
+  private static Read read(Path file, long splitBytes) throws IOException {
+    List<Feature> features = new ArrayList<>();
+    List<BadFeature> bad = new ArrayList<>();
+    GeoJsonSeqSource source = new GeoJsonSeqSource(file);
+    for (GeoJsonSeqSource.Range r : GeoJsonSeqSource.split(Files.size(file), splitBytes)) {
+      source.forEach(r, features::add, bad::add);
+    }
+    return new Read(features, bad);
+  }
+
+  @Test
+  void readsTheSameFeaturesAsTheEquivalentFeatureCollection() throws IOException {
+    Path collection = dir.resolve("features.geojson");
+    Files.writeString(
+        collection,
+        "{\"type\":\"FeatureCollection\",\"features\":[" + String.join(",", FEATURES) + "]}");
+    List<Feature> expected = new ArrayList<>();
+    new GeoJsonSource(collection).forEach(expected::add, b -> {});
+    assertEquals(expected, read(sequence(), GeoJsonSeqSource.SPLIT_BYTES).features());
+  }
+
+  /** Whatever the split size, every record is read exactly once and in order. */
+  @Test
+  void everySplitSizeReadsEachRecordExactlyOnce() throws IOException {
+    Path file = sequence();
+    Read whole = read(file, Files.size(file));
+    assertEquals(3, whole.features().size());
+    assertEquals(2, whole.bad().size());
+    for (long split = 1; split <= Files.size(file); split++) {
+      Read parts = read(file, split);
+      assertEquals(whole.features(), parts.features(), "split " + split);
+      assertEquals(whole.bad(), parts.bad(), "split " + split);
+    }
+  }
+
+  @Test
+  void aBadRecordCostsItselfAndSaysWhereItIs() throws IOException {
+    Path file = sequence();
+    List<BadFeature> bad = read(file, 7).bad();
+    long corruptAt =
+        Files.readString(file, StandardCharsets.UTF_8)
+            .indexOf("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\"");
+    assertEquals("record at byte " + corruptAt, bad.get(0).featureId());
+    assertTrue(bad.get(0).reason().startsWith("corrupt JSON in " + file), bad.get(0).reason());
+    assertTrue(bad.get(1).reason().contains("not a Feature"), bad.get(1).reason());
+  }
+
+  @Test
+  void splitsCoverTheFileWithoutGaps() {
+    assertEquals(
+        List.of(
+            new GeoJsonSeqSource.Range(0, 4),
+            new GeoJsonSeqSource.Range(4, 8),
+            new GeoJsonSeqSource.Range(8, 10)),
+        GeoJsonSeqSource.split(10, 4));
+    assertEquals(List.of(), GeoJsonSeqSource.split(0, 4));
+  }
+}

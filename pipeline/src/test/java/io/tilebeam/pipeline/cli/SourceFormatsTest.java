@@ -1,0 +1,94 @@
+package io.tilebeam.pipeline.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tilebeam.io.sink.Checksums;
+import io.tilebeam.io.sink.DeadLetters;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The same job over the same data in each source format publishes byte-identical tiles: the
+ * sample's islands as a GeoJSON FeatureCollection and as GeoJSONSeq (with a corrupt line, which is
+ * dead-lettered and costs nothing else).
+ */
+@Tag("slow")
+class SourceFormatsTest {
+
+  @TempDir Path dir;
+
+  private static Map<String, String> tiles(Path out) throws IOException {
+    Map<String, String> files = new TreeMap<>();
+    try (Stream<Path> s = Files.walk(out)) {
+      for (Path p : s.filter(Files::isRegularFile).toList()) {
+        String name = out.relativize(p).toString();
+        if (!name.startsWith(DeadLetters.FAILED_DIR)) {
+          files.put(name, Checksums.of(p));
+        }
+      }
+    }
+    return files;
+  }
+
+  /** The sample source as GeoJSONSeq, one feature a line, RS-prefixed, with one corrupt line. */
+  private Path sequence() throws IOException {
+    ObjectMapper json = new ObjectMapper();
+    JsonNode collection = json.readTree(Path.of(TestJobs.SAMPLE_SOURCE).toFile());
+    StringBuilder text = new StringBuilder();
+    int i = 0;
+    for (JsonNode feature : collection.get("features")) {
+      text.append('\u001e').append(json.writeValueAsString(feature)).append('\n');
+      if (++i == 5) {
+        text.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordi\n");
+      }
+    }
+    Path file = dir.resolve("islands.geojsonseq");
+    Files.writeString(file, text.toString(), StandardCharsets.UTF_8);
+    return file;
+  }
+
+  @Test
+  void geoJsonAndGeoJsonSeqSourcesPublishByteIdenticalTiles() throws Exception {
+    Path collectionDir = Files.createDirectories(dir.resolve("collection"));
+    Path collectionJob = TestJobs.sample(collectionDir);
+    TestJobs.runReporting(
+        collectionDir.resolve("report.json"),
+        "--job",
+        collectionJob.toString(),
+        "--home",
+        collectionDir + "/home");
+
+    Path seqDir = Files.createDirectories(dir.resolve("seq"));
+    Path seqJob = TestJobs.sample(seqDir);
+    String source = "uri: " + TestJobs.SAMPLE_SOURCE + "\n      format: geojson\n";
+    String yaml = Files.readString(seqJob);
+    assertTrue(yaml.contains(source), yaml);
+    Files.writeString(
+        seqJob, yaml.replace(source, "uri: " + sequence() + "\n      format: geojsonseq\n"));
+    JsonNode report =
+        TestJobs.runReporting(
+            seqDir.resolve("report.json"), "--job", seqJob.toString(), "--home", seqDir + "/home");
+
+    assertEquals(tiles(collectionDir.resolve("out")), tiles(seqDir.resolve("out")));
+    Map<String, String> seqTiles = tiles(seqDir.resolve("out"));
+    EndToEndTest.GOLDEN.forEach((name, sum) -> assertEquals(sum, seqTiles.get(name), name));
+    // The corrupt line is read once per layer and dead-lettered; it cost no tile.
+    assertEquals(0, report.get("failed").asInt());
+    assertEquals(3, report.get("featuresDeadLettered").asInt(), report.toString());
+    List<String> records = Files.readAllLines(DeadLetters.file(seqDir.resolve("out"), "islands"));
+    assertEquals(1, records.size(), records.toString());
+    assertTrue(records.get(0).contains("corrupt JSON"), records.get(0));
+  }
+}
