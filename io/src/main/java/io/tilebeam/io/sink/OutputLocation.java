@@ -108,6 +108,13 @@ public sealed interface OutputLocation extends Serializable {
     if (lower.startsWith("gs://")) {
       return gcs(uri);
     }
+    if (uri.contains("://") && !lower.startsWith("file:")) {
+      throw new IllegalArgumentException(
+          "unknown scheme '"
+              + uri.substring(0, uri.indexOf("://"))
+              + "' (an output is a directory, a file: URI, gs://bucket/prefix, or a"
+              + " jdbc:postgresql: URL with format postgis)");
+    }
     return new Local(Locations.localPath(uri).toString());
   }
 

@@ -4,9 +4,7 @@ import io.tilebeam.transforms.feature.Antimeridian;
 import io.tilebeam.transforms.feature.Feature;
 import io.tilebeam.transforms.feature.TileFeatures;
 import io.tilebeam.transforms.key.TileWork;
-import io.tilebeam.transforms.key.TileWorkCoder;
 import io.tilebeam.transforms.key.WorkKey;
-import io.tilebeam.transforms.key.WorkKeyCoder;
 import io.tilebeam.transforms.outcome.FeatureFailure;
 import io.tilebeam.transforms.reproject.ReprojectTiles;
 import io.tilebeam.transforms.tiling.FeatureTiles;
@@ -24,20 +22,21 @@ import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.Distinct;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.Flatten;
+import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.Reshuffle;
 import org.apache.beam.sdk.transforms.View;
-import org.apache.beam.sdk.transforms.join.CoGbkResult;
-import org.apache.beam.sdk.transforms.join.CoGroupByKey;
-import org.apache.beam.sdk.transforms.join.KeyedPCollectionTuple;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionList;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
+import org.apache.beam.sdk.values.TypeDescriptor;
 import org.apache.beam.sdk.values.TypeDescriptors;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.io.ParseException;
@@ -63,10 +62,7 @@ public final class ReadFeatures
   /** Counter of features read from sources. */
   public static final String FEATURES_READ = "featuresRead";
 
-  private static final TupleTag<KV<String, Feature>> ASSIGNED = new TupleTag<>() {};
-
-  private static final TupleTag<KV<WorkKey, TileWork>> CLAIMED = new TupleTag<>() {};
-  private static final TupleTag<Feature> FEATURES = new TupleTag<>() {};
+  private static final TupleTag<KV<String, TileInput>> ASSIGNED = new TupleTag<>() {};
 
   private final Map<String, SourceSpec> sources;
 
@@ -105,29 +101,29 @@ public final class ReadFeatures
                 ParDo.of(new ReadAndAssignFn(sources, claimedLayers))
                     .withSideInputs(claimedLayers)
                     .withOutputTags(ASSIGNED, TupleTagList.of(DEAD_LETTERS)));
-    PCollection<KV<String, Feature>> features =
-        read.get(ASSIGNED)
-            .setCoder(KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(Feature.class)));
+    KvCoder<String, TileInput> inputCoder =
+        KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(TileInput.class));
+    PCollection<KV<String, TileInput>> features = read.get(ASSIGNED).setCoder(inputCoder);
     PCollection<FeatureFailure> deadLetters =
         read.get(DEAD_LETTERS).setCoder(SerializableCoder.of(FeatureFailure.class));
-    PCollection<KV<String, KV<WorkKey, TileWork>>> byTile =
+    PCollection<KV<String, TileInput>> claims =
         claimed
             .apply(
                 "ByTile",
                 MapElements.into(
                         TypeDescriptors.kvs(
-                            TypeDescriptors.strings(),
-                            TypeDescriptors.kvs(
-                                org.apache.beam.sdk.values.TypeDescriptor.of(WorkKey.class),
-                                org.apache.beam.sdk.values.TypeDescriptor.of(TileWork.class))))
-                    .via(kv -> KV.of(tileRef(kv.getValue().layer(), kv.getValue().tile()), kv)))
-            .setCoder(
-                KvCoder.of(
-                    StringUtf8Coder.of(), KvCoder.of(WorkKeyCoder.of(), TileWorkCoder.of())));
+                            TypeDescriptors.strings(), TypeDescriptor.of(TileInput.class)))
+                    .via(
+                        kv ->
+                            KV.of(
+                                tileRef(kv.getValue().layer(), kv.getValue().tile()),
+                                TileInput.claim(kv.getKey(), kv.getValue()))))
+            .setCoder(inputCoder);
     PCollection<TileFeatures> tiles =
-        KeyedPCollectionTuple.of(CLAIMED, byTile)
-            .and(FEATURES, features)
-            .apply("JoinByTile", CoGroupByKey.create())
+        PCollectionList.of(claims)
+            .and(features)
+            .apply("Inputs", Flatten.pCollections())
+            .apply("JoinByTile", GroupByKey.create())
             .apply("CollectTiles", ParDo.of(new CollectFn()))
             .setCoder(SerializableCoder.of(TileFeatures.class));
     return PCollectionTuple.of(TILES, tiles).and(DEAD_LETTERS, deadLetters);
@@ -137,7 +133,7 @@ public final class ReadFeatures
     return layer + "/" + tile.path();
   }
 
-  private static final class ReadAndAssignFn extends DoFn<SourceSplit, KV<String, Feature>> {
+  private static final class ReadAndAssignFn extends DoFn<SourceSplit, KV<String, TileInput>> {
     private final Map<String, SourceSpec> sources;
     private final PCollectionView<List<String>> claimedLayers;
     private final Counter read = Metrics.counter(ReadFeatures.class, FEATURES_READ);
@@ -192,7 +188,7 @@ public final class ReadFeatures
               return;
             }
             for (TileId tile : tiles) {
-              c.output(KV.of(tileRef(layer, tile), feature));
+              c.output(KV.of(tileRef(layer, tile), TileInput.of(feature)));
             }
           };
       Consumer<GeoJsonSource.BadFeature> reject =
@@ -229,16 +225,22 @@ public final class ReadFeatures
     }
   }
 
-  private static final class CollectFn extends DoFn<KV<String, CoGbkResult>, TileFeatures> {
+  private static final class CollectFn extends DoFn<KV<String, Iterable<TileInput>>, TileFeatures> {
     @ProcessElement
-    public void process(@Element KV<String, CoGbkResult> joined, OutputReceiver<TileFeatures> out) {
-      List<Feature> features = null;
-      for (KV<WorkKey, TileWork> work : joined.getValue().getAll(CLAIMED)) {
-        if (features == null) {
-          features = new ArrayList<>();
-          joined.getValue().getAll(FEATURES).forEach(features::add);
+    public void process(
+        @Element KV<String, Iterable<TileInput>> joined, OutputReceiver<TileFeatures> out) {
+      // One pass over the group: a runner may not let a large group be iterated twice.
+      List<Feature> features = new ArrayList<>();
+      List<TileInput> claims = new ArrayList<>(1);
+      for (TileInput in : joined.getValue()) {
+        if (in.feature() != null) {
+          features.add(in.feature());
+        } else {
+          claims.add(in);
         }
-        out.output(new TileFeatures(work.getKey(), work.getValue(), features));
+      }
+      for (TileInput claim : claims) {
+        out.output(new TileFeatures(claim.key(), claim.work(), features));
       }
     }
   }

@@ -119,6 +119,12 @@ public final class JobSpecParser {
       throw new JobSpecException(
           path + ".name", name, "must match " + TileWork.LAYER_NAME.pattern());
     }
+    if (name.startsWith("_")) {
+      // Beside the layers, an output holds `_failed/` (dead letters) and `_tmp/` (temporary
+      // objects, which `reap` deletes): a layer must never be mistaken for either.
+      throw new JobSpecException(
+          path + ".name", name, "must not start with '_' (reserved for _failed and _tmp)");
+    }
     JsonNode source = object(node, "source", path + ".source");
     allowOnly(source, path + ".source.", Set.of("uri", "format", "crs"));
     String sourceFormat =

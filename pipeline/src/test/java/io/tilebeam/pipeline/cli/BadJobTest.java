@@ -117,6 +117,7 @@ class BadJobTest {
             "'/etc/hostname/tiles'"),
         // a layer name that tries to climb out of the output directory
         Arguments.of("name: islands", "name: ../islands", "layers[0].name", "'../islands'"),
+        Arguments.of("name: islands", "name: _tmp", "layers[0].name", "reserved for _failed"),
         // a tile matrix set file that is not one
         Arguments.of(
             "WebMercatorQuad",

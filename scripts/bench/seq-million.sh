@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# A 1,000,000-polygon GeoJSONSeq job on Flink [local] with -Xmx1g, against ogr2ogr -t_srs over the
+# same file. Prints features/s read and tiles/s end to end for tilebeam, and ogr2ogr's features/s.
+# Usage: scripts/bench/seq-million.sh [FEATURES] [runner options, default --runner=FlinkRunner]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+features="${1:-1000000}"
+shift || true
+runner=("$@")
+((${#runner[@]})) || runner=(--runner=FlinkRunner)
+scripts/build.sh
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# Seeded squares of about 200 m over western Europe, one Feature a line.
+python3 - "$features" "$work/squares.geojsonseq" <<'PY'
+import random, sys
+n, path = int(sys.argv[1]), sys.argv[2]
+rnd = random.Random(42)
+with open(path, "w") as out:
+    for i in range(n):
+        x, y, d = rnd.uniform(-10, 30), rnd.uniform(36, 60), 0.002
+        out.write('{"type":"Feature","id":%d,"geometry":{"type":"Polygon","coordinates":'
+                  '[[[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f]]]},'
+                  '"properties":{"n":%d}}\n' % (i, x, y, x + d, y, x + d, y + d, x, y + d, x, y, i % 97))
+PY
+echo "input: $features polygons, $(du -m "$work/squares.geojsonseq" | cut -f1) MB"
+
+cat > "$work/job.yaml" <<JOB
+namespace: bench-seq-million
+layers:
+  - name: squares
+    source: {uri: $work/squares.geojsonseq, format: geojsonseq}
+    extents: [{bbox: [-10, 36, 30, 60]}]
+    tileMatrixSet: WebMercatorQuad
+    zooms: [6, 7]
+    targetCrs: EPSG:3857
+    output: {uri: $work/out, format: flatgeobuf}
+JOB
+
+start=$(date +%s.%N)
+TILEBEAM_JAVA_OPTS="-Xmx1g" scripts/tilebeam run --job "$work/job.yaml" --home "$work/home" \
+  --report "$work/report.json" "${runner[@]}" > "$work/run.log" 2>&1 || {
+  tail -30 "$work/run.log"; exit 1; }
+end=$(date +%s.%N)
+python3 - "$work/report.json" "$start" "$end" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); s = float(sys.argv[3]) - float(sys.argv[2])
+print("tilebeam (-Xmx1g): %d features read, %d tiles written, %d features written in %.1f s: "
+      "%.0f features/s read, %.1f tiles/s" % (r["featuresRead"], r["written"], r["featuresWritten"],
+      s, r["featuresRead"] / s, r["written"] / s))
+PY
+
+start=$(date +%s.%N)
+ogr2ogr -f FlatGeobuf -t_srs EPSG:3857 "$work/ogr.fgb" "$work/squares.geojsonseq"
+end=$(date +%s.%N)
+python3 -c "import sys; s=float(sys.argv[2])-float(sys.argv[1]); n=int(sys.argv[3]); \
+print('ogr2ogr -t_srs EPSG:3857: %d features in %.1f s: %.0f features/s' % (n, s, n / s))" \
+  "$start" "$end" "$features"
