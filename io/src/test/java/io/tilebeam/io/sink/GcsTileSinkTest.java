@@ -18,7 +18,6 @@ import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.outcome.TileDataException;
-import io.tilebeam.transforms.tiling.TileId;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -40,18 +39,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** The GCS sink through the real client against {@link GcsStandIn}. */
 class GcsTileSinkTest {
 
-  private static final TileWork WORK =
-      new TileWork(
-          "ns",
-          1,
-          "roads",
-          "WebMercatorQuad",
-          TileId.of(3, 4, 5),
-          "sha256:aa",
-          "OGC:CRS84",
-          "EPSG:3857",
-          "geojson",
-          "{}");
+  private static final TileWork WORK = SinkTestTiles.WORK;
   private static final WorkKey KEY = WorkKey.of(WORK);
   private static final String FINAL = "tiles/roads/3/4/5.geojson";
 
@@ -103,12 +91,7 @@ class GcsTileSinkTest {
   }
 
   private static byte[] collection(int features) {
-    StringBuilder s = new StringBuilder("{\"type\":\"FeatureCollection\",\"features\":[");
-    for (int i = 0; i < features; i++) {
-      s.append(i > 0 ? "," : "")
-          .append("{\"type\":\"Feature\",\"geometry\":null,\"properties\":{}}");
-    }
-    return s.append("]}").toString().getBytes(StandardCharsets.UTF_8);
+    return SinkTestTiles.collection(features);
   }
 
   private Map<String, StoredObject> objects() {

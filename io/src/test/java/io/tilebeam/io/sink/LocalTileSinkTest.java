@@ -9,9 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tilebeam.io.format.GeoJsonFormat;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
-import io.tilebeam.transforms.tiling.TileId;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -24,26 +22,10 @@ class LocalTileSinkTest {
 
   @TempDir Path root;
 
-  private static final TileWork WORK =
-      new TileWork(
-          "ns",
-          1,
-          "roads",
-          "WebMercatorQuad",
-          TileId.of(3, 4, 5),
-          "sha256:aa",
-          "OGC:CRS84",
-          "EPSG:3857",
-          "geojson",
-          "{}");
+  private static final TileWork WORK = SinkTestTiles.WORK;
 
   private static byte[] collection(int features) {
-    StringBuilder s = new StringBuilder("{\"type\":\"FeatureCollection\",\"features\":[");
-    for (int i = 0; i < features; i++) {
-      s.append(i > 0 ? "," : "")
-          .append("{\"type\":\"Feature\",\"geometry\":null,\"properties\":{}}");
-    }
-    return s.append("]}").toString().getBytes(StandardCharsets.UTF_8);
+    return SinkTestTiles.collection(features);
   }
 
   private long filesUnder(Path dir) throws IOException {

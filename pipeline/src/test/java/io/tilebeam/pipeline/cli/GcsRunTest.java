@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -70,17 +69,7 @@ class GcsRunTest {
     Path job = TestJobs.sample(clean);
     TestJobs.runReporting(
         clean.resolve("report.json"), "--job", job.toString(), "--home", clean + "/home");
-    Map<String, String> files = new TreeMap<>();
-    Path out = clean.resolve("out");
-    try (Stream<Path> s = Files.walk(out)) {
-      for (Path p : s.filter(Files::isRegularFile).toList()) {
-        String name = out.relativize(p).toString();
-        if (!name.startsWith("_failed")) {
-          files.put(name, Checksums.of(p));
-        }
-      }
-    }
-    return files;
+    return TestJobs.publishedTiles(clean.resolve("out"));
   }
 
   @Test

@@ -4,14 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tilebeam.io.format.TileFormat;
-import io.tilebeam.io.sink.Checksums;
 import io.tilebeam.io.sink.LocalTileSink;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
@@ -30,16 +28,7 @@ class KillTest {
 
   /** Final tile files (not hidden, not dead letters) and their checksums. */
   private static Map<String, String> tiles(Path out) throws IOException {
-    Map<String, String> files = new TreeMap<>();
-    try (Stream<Path> s = Files.walk(out)) {
-      for (Path p : s.filter(Files::isRegularFile).toList()) {
-        String name = out.relativize(p).toString();
-        if (!p.getFileName().toString().startsWith(".") && !name.startsWith("_failed")) {
-          files.put(name, Checksums.of(p));
-        }
-      }
-    }
-    return files;
+    return TestJobs.publishedTiles(out);
   }
 
   private static List<Path> temporaries(Path out) throws IOException {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tilebeam.io.sink.Checksums;
 import io.tilebeam.io.sink.DeadLetters;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,16 +27,7 @@ class SourceFormatsTest {
   @TempDir Path dir;
 
   private static Map<String, String> tiles(Path out) throws IOException {
-    Map<String, String> files = new TreeMap<>();
-    try (Stream<Path> s = Files.walk(out)) {
-      for (Path p : s.filter(Files::isRegularFile).toList()) {
-        String name = out.relativize(p).toString();
-        if (!name.startsWith(DeadLetters.FAILED_DIR)) {
-          files.put(name, Checksums.of(p));
-        }
-      }
-    }
-    return files;
+    return TestJobs.publishedTiles(out);
   }
 
   /** The sample source as GeoJSONSeq, one feature a line, RS-prefixed, with one corrupt line. */

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tilebeam.io.sink.Checksums;
+import io.tilebeam.io.sink.DeadLetters;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -13,6 +15,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /** The sample job and the command line, for tests that run them in a temporary directory. */
 public final class TestJobs {
@@ -95,6 +99,24 @@ public final class TestJobs {
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().putAll(env);
     return pb.start();
+  }
+
+  /**
+   * The published tile files below an output directory, by relative name, and their checksums: not
+   * hidden (temporary) files, not dead letters.
+   */
+  public static Map<String, String> publishedTiles(Path out) throws IOException {
+    Map<String, String> files = new TreeMap<>();
+    try (Stream<Path> s = Files.walk(out)) {
+      for (Path p : s.filter(Files::isRegularFile).toList()) {
+        String name = out.relativize(p).toString();
+        if (!p.getFileName().toString().startsWith(".")
+            && !name.startsWith(DeadLetters.FAILED_DIR)) {
+          files.put(name, Checksums.of(p));
+        }
+      }
+    }
+    return files;
   }
 
   /** What a command printed and returned. */
