@@ -10,10 +10,7 @@ import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -41,12 +38,19 @@ public final class GeoJsonSeqSource {
           .readerFor(JsonNode.class)
           .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-  private final Path path;
+  private final SourceFile file;
+  private final String path;
   private long ringsClosed;
 
-  /** A source reading {@code path}. */
+  /** A source reading a local file. */
   public GeoJsonSeqSource(Path path) {
-    this.path = path;
+    this(new SourceFile.Local(path.toString()));
+  }
+
+  /** A source reading {@code file}. */
+  public GeoJsonSeqSource(SourceFile file) {
+    this.file = file;
+    this.path = file.describe();
   }
 
   /**
@@ -78,10 +82,8 @@ public final class GeoJsonSeqSource {
   public void forEach(Range range, Consumer<Feature> action, Consumer<BadFeature> bad)
       throws IOException {
     GeoJsonFeatures features = new GeoJsonFeatures();
-    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-      long offset = Math.max(0, range.start() - 1);
-      channel.position(offset);
-      InputStream in = new BufferedInputStream(Channels.newInputStream(channel), 1 << 16);
+    long offset = Math.max(0, range.start() - 1);
+    try (InputStream in = new BufferedInputStream(file.open(offset), 1 << 16)) {
       if (range.start() > 0) {
         // Skip the tail of the record that started in the previous range.
         for (int b = in.read(); b >= 0; b = in.read()) {

@@ -8,9 +8,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tilebeam.transforms.feature.Feature;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -25,12 +25,19 @@ public final class GeoJsonSource {
   private static final ObjectMapper MAPPER = GeoJsonFeatures.MAPPER;
   private static final JsonFactory FACTORY = MAPPER.getFactory();
 
-  private final Path path;
+  private final SourceFile file;
+  private final String path;
   private long ringsClosed;
 
-  /** A source reading {@code path}. */
+  /** A source reading a local file. */
   public GeoJsonSource(Path path) {
-    this.path = path;
+    this(new SourceFile.Local(path.toString()));
+  }
+
+  /** A source reading {@code file}. */
+  public GeoJsonSource(SourceFile file) {
+    this.file = file;
+    this.path = file.describe();
   }
 
   /**
@@ -39,7 +46,7 @@ public final class GeoJsonSource {
    * @throws SourceFormatException when the file is not JSON
    */
   public Optional<String> declaredCrs() throws IOException {
-    try (InputStream in = Files.newInputStream(path);
+    try (InputStream in = new BufferedInputStream(file.open(0), 1 << 16);
         JsonParser p = FACTORY.createParser(in)) {
       expect(p, p.nextToken(), JsonToken.START_OBJECT);
       for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
@@ -71,7 +78,7 @@ public final class GeoJsonSource {
    */
   public void forEach(Consumer<Feature> action, Consumer<BadFeature> bad) throws IOException {
     GeoJsonFeatures features = new GeoJsonFeatures();
-    try (InputStream in = Files.newInputStream(path);
+    try (InputStream in = new BufferedInputStream(file.open(0), 1 << 16);
         JsonParser p = FACTORY.createParser(in)) {
       expect(p, p.nextToken(), JsonToken.START_OBJECT);
       boolean sawFeatures = false;

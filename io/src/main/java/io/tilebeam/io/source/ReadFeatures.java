@@ -200,11 +200,11 @@ public final class ReadFeatures
                 new FeatureFailure(layer, bad.featureId(), "", "geometry", bad.reason()));
           };
       if (part.range() == null) {
-        GeoJsonSource source = new GeoJsonSource(spec.path());
+        GeoJsonSource source = new GeoJsonSource(spec.file());
         source.forEach(assign, reject);
         repaired.inc(source.ringsClosed());
       } else {
-        GeoJsonSeqSource source = new GeoJsonSeqSource(spec.path());
+        GeoJsonSeqSource source = new GeoJsonSeqSource(spec.file());
         source.forEach(part.range(), assign, reject);
         repaired.inc(source.ringsClosed());
       }

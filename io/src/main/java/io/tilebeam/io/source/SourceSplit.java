@@ -3,7 +3,6 @@ package io.tilebeam.io.source;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.util.List;
 
 /**
@@ -28,7 +27,7 @@ public record SourceSplit(String layer, GeoJsonSeqSource.Range range) implements
         return List.of(new SourceSplit(layer, null));
       case "geojsonseq":
         try {
-          long size = Files.size(spec.path());
+          long size = spec.file().size();
           if (size == 0) {
             return List.of();
           }
@@ -36,7 +35,8 @@ public record SourceSplit(String layer, GeoJsonSeqSource.Range range) implements
               .map(r -> new SourceSplit(layer, r))
               .toList();
         } catch (IOException e) {
-          throw new UncheckedIOException("layer " + layer + ": cannot size " + spec.uri(), e);
+          throw new UncheckedIOException(
+              "layer " + layer + ": cannot size " + spec.file().describe(), e);
         }
       default:
         throw new IllegalArgumentException(

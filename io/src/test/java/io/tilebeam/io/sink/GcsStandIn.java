@@ -79,6 +79,9 @@ public final class GcsStandIn implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** The request's Range header, carried with the query parameters (no parameter has a space). */
+  private static final String RANGE_HEADER = "header Range";
+
   private final HttpServer server;
   private final ExecutorService executor = Executors.newFixedThreadPool(16);
   private final Map<String, TreeMap<String, StoredObject>> buckets = new HashMap<>();
@@ -171,6 +174,10 @@ public final class GcsStandIn implements AutoCloseable {
       String description = ex.getRequestMethod() + " " + raw + (query == null ? "" : "?" + query);
       requests.add(description);
       Map<String, String> q = parseQuery(query);
+      String range = ex.getRequestHeaders().getFirst("Range");
+      if (range != null) {
+        q.put(RANGE_HEADER, range);
+      }
       byte[] body = readBody(ex);
       Fault fault = takeFault(description);
       if (fault == Fault.DROP_BEFORE) {
@@ -318,14 +325,25 @@ public final class GcsStandIn implements AutoCloseable {
       throw new GcsError(404, "notFound", "No such object: " + bucket + "/" + name);
     }
     if ("media".equals(q.get("alt"))) {
+      Map<String, String> headers = new HashMap<>();
+      headers.put("x-goog-generation", Long.toString(o.generation()));
+      headers.put("x-goog-hash", "crc32c=" + crc32c(o.data()) + ",md5=" + md5(o.data()));
+      String range = q.get(RANGE_HEADER);
+      if (range == null || !range.startsWith("bytes=")) {
+        return new Response(200, o.data(), headers);
+      }
+      // "bytes=first-" or "bytes=first-last": a ranged read answers 206 with that slice.
+      String[] bounds = range.substring("bytes=".length()).split("-", -1);
+      long first = Long.parseLong(bounds[0]);
+      long last = bounds[1].isEmpty() ? o.data().length - 1 : Long.parseLong(bounds[1]);
+      last = Math.min(last, o.data().length - 1);
+      if (first > last) {
+        headers.put("Content-Range", "bytes */" + o.data().length);
+        return new Response(416, null, headers);
+      }
+      headers.put("Content-Range", "bytes " + first + "-" + last + "/" + o.data().length);
       return new Response(
-          200,
-          o.data(),
-          Map.of(
-              "x-goog-generation",
-              Long.toString(o.generation()),
-              "x-goog-hash",
-              "crc32c=" + crc32c(o.data()) + ",md5=" + md5(o.data())));
+          206, java.util.Arrays.copyOfRange(o.data(), (int) first, (int) last + 1), headers);
     }
     return new Response(200, resource(o));
   }

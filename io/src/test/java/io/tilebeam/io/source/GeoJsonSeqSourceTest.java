@@ -1,8 +1,15 @@
 package io.tilebeam.io.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.cloud.storage.BlobId;
+import com.google.cloud.storage.BlobInfo;
+import com.google.cloud.storage.Storage;
+import io.tilebeam.io.sink.GcsSettings;
+import io.tilebeam.io.sink.GcsStandIn;
+import io.tilebeam.io.sink.RetryPolicy;
 import io.tilebeam.io.source.GeoJsonSource.BadFeature;
 import io.tilebeam.transforms.feature.Feature;
 import java.io.IOException;
@@ -92,6 +99,38 @@ class GeoJsonSeqSourceTest {
     assertEquals("record at byte " + corruptAt, bad.get(0).featureId());
     assertTrue(bad.get(0).reason().startsWith("corrupt JSON in " + file), bad.get(0).reason());
     assertTrue(bad.get(1).reason().contains("not a Feature"), bad.get(1).reason());
+  }
+
+  /** A GCS object, pinned to its generation, read in ranges through the real client. */
+  @Test
+  void aGcsObjectReadsInRangesLikeTheLocalFile() throws Exception {
+    Path file = sequence();
+    Read local = read(file, Files.size(file));
+    try (GcsStandIn server = GcsStandIn.start()) {
+      server.createBucket("sources");
+      GcsSettings settings = new GcsSettings(server.endpoint(), "test", RetryPolicy.DEFAULT);
+      Storage storage = settings.open();
+      storage.create(
+          BlobInfo.newBuilder(BlobId.of("sources", "a/features.geojsonseq")).build(),
+          Files.readAllBytes(file));
+      storage.close();
+      SourceFile object = SourceFile.resolve("gs://sources/a/features.geojsonseq", settings);
+      assertEquals(Files.size(file), object.size());
+      assertTrue(object.identity().startsWith("gcs:"), object.identity());
+      GeoJsonSeqSource source = new GeoJsonSeqSource(object);
+      for (long split : new long[] {1, 7, 64, object.size()}) {
+        List<Feature> features = new ArrayList<>();
+        List<BadFeature> bad = new ArrayList<>();
+        for (GeoJsonSeqSource.Range r : GeoJsonSeqSource.split(object.size(), split)) {
+          source.forEach(r, features::add, bad::add);
+        }
+        assertEquals(local.features(), features, "split " + split);
+        assertEquals(local.bad().size(), bad.size(), "split " + split);
+      }
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> SourceFile.resolve("gs://sources/missing.geojsonseq", settings));
+    }
   }
 
   @Test

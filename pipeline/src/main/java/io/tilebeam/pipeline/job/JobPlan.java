@@ -1,7 +1,6 @@
 package io.tilebeam.pipeline.job;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tilebeam.io.Locations;
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.sink.Checksums;
@@ -11,8 +10,8 @@ import io.tilebeam.io.sink.OutputLocation;
 import io.tilebeam.io.sink.PostGisTileSink;
 import io.tilebeam.io.sink.PublishSpec;
 import io.tilebeam.io.source.GeoJsonSource;
+import io.tilebeam.io.source.SourceFile;
 import io.tilebeam.io.source.SourceFormatException;
-import io.tilebeam.io.source.SourceIdentity;
 import io.tilebeam.io.source.SourceSpec;
 import io.tilebeam.pipeline.job.JobSpec.ExtentSpec;
 import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
@@ -110,8 +109,8 @@ public final class JobPlan {
           tms.id() + " defines zooms 0 to " + tms.maxZoom());
     }
     CrsRef target = crs(l.targetCrs(), path + ".targetCrs");
-    Path sourcePath = sourcePath(l, path);
-    CrsRef sourceCrs = sourceCrs(l, sourcePath, path);
+    SourceFile source = sourceFile(l, path);
+    CrsRef sourceCrs = sourceCrs(l, source, path);
     List<Extent> extents = extents(l, tms, path);
     String params = paramsWithDefaults(l.params(), target);
     ObjectNode p = (ObjectNode) CanonicalJson.parse(params);
@@ -121,7 +120,7 @@ public final class JobPlan {
     checkVectorTiles(l, tms, target, path);
     String sourceIdentity;
     try {
-      sourceIdentity = SourceIdentity.ofFile(sourcePath);
+      sourceIdentity = source.identity();
     } catch (IOException e) {
       throw new JobSpecException(path + ".source.uri", l.sourceUri(), "cannot be read: " + e, e);
     }
@@ -140,14 +139,7 @@ public final class JobPlan {
     return new LayerPlan(
         new LayerTiling(l.name(), tms, extents, l.minZoom(), l.maxZoom()),
         template,
-        new SourceSpec(
-            sourcePath.toAbsolutePath().toString(),
-            l.sourceFormat(),
-            sourceCrs,
-            tms,
-            l.minZoom(),
-            l.maxZoom(),
-            buffer),
+        new SourceSpec(source, l.sourceFormat(), sourceCrs, tms, l.minZoom(), l.maxZoom(), buffer),
         new RenderSpec(tms, sourceCrs, target, buffer, precision),
         publish);
   }
@@ -176,22 +168,12 @@ public final class JobPlan {
     }
   }
 
-  private static Path sourcePath(LayerSpec l, String path) {
-    Path p = localPath(l.sourceUri(), path + ".source.uri");
-    if (!Files.isRegularFile(p)) {
-      throw new JobSpecException(path + ".source.uri", l.sourceUri(), "no such file");
-    }
-    if (!Files.isReadable(p)) {
-      throw new JobSpecException(path + ".source.uri", l.sourceUri(), "is not readable");
-    }
-    return p;
-  }
-
-  private static Path localPath(String uri, String field) {
+  /** The layer's source: a readable local file, or a GCS object pinned to its generation. */
+  private static SourceFile sourceFile(LayerSpec l, String path) {
     try {
-      return Locations.localPath(uri).toAbsolutePath();
+      return SourceFile.resolve(l.sourceUri(), GcsSettings.fromEnvironment());
     } catch (IllegalArgumentException e) {
-      throw new JobSpecException(field, uri, e.getMessage(), e);
+      throw new JobSpecException(path + ".source.uri", l.sourceUri(), e.getMessage(), e);
     }
   }
 
@@ -199,7 +181,7 @@ public final class JobPlan {
    * The job's CRS, else the one the file declares, else RFC 7946's CRS84; the two must agree.
    * GeoJSONSeq records declare none: RFC 8142 says CRS84.
    */
-  private static CrsRef sourceCrs(LayerSpec l, Path source, String path) {
+  private static CrsRef sourceCrs(LayerSpec l, SourceFile source, String path) {
     Optional<String> declared;
     try {
       declared =

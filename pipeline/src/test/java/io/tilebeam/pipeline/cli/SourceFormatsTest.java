@@ -5,7 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.cloud.storage.BlobId;
+import com.google.cloud.storage.BlobInfo;
+import com.google.cloud.storage.Storage;
 import io.tilebeam.io.sink.DeadLetters;
+import io.tilebeam.io.sink.GcsSettings;
+import io.tilebeam.io.sink.GcsStandIn;
+import io.tilebeam.io.sink.RetryPolicy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -78,6 +84,58 @@ class SourceFormatsTest {
     List<String> records = Files.readAllLines(DeadLetters.file(seqDir.resolve("out"), "islands"));
     assertEquals(1, records.size(), records.toString());
     assertTrue(records.get(0).contains("corrupt JSON"), records.get(0));
+  }
+
+  /**
+   * Sources in Google Cloud Storage (the stand-in): the sample as a GeoJSON object and as a
+   * GeoJSONSeq object publish the same tiles as the local file; a missing object is exit 2.
+   */
+  @Test
+  void gcsSourcesPublishTheSameTilesAsTheLocalFile() throws Exception {
+    try (GcsStandIn server = GcsStandIn.start()) {
+      server.createBucket("sources");
+      GcsSettings settings = new GcsSettings(server.endpoint(), "test", RetryPolicy.DEFAULT);
+      Storage storage = settings.open();
+      storage.create(
+          BlobInfo.newBuilder(BlobId.of("sources", "islands.geojson")).build(),
+          Files.readAllBytes(Path.of(TestJobs.SAMPLE_SOURCE)));
+      storage.create(
+          BlobInfo.newBuilder(BlobId.of("sources", "islands.geojsonseq")).build(),
+          Files.readAllBytes(sequence()));
+      storage.close();
+      System.setProperty("tilebeam.gcs.endpoint", server.endpoint());
+      try {
+        Path localDir = Files.createDirectories(dir.resolve("local"));
+        Path localJob = TestJobs.sample(localDir);
+        TestJobs.runReporting(
+            localDir.resolve("r.json"), "--job", localJob.toString(), "--home", localDir + "/h");
+
+        Path gcsDir = Files.createDirectories(dir.resolve("gcs"));
+        Path gcsJob = TestJobs.sample(gcsDir);
+        String yaml = Files.readString(gcsJob);
+        String source = "uri: " + TestJobs.SAMPLE_SOURCE + "\n      format: geojson\n";
+        // islands and pacific read the GeoJSON object, vector the GeoJSONSeq one.
+        int last = yaml.lastIndexOf(source);
+        yaml =
+            yaml.substring(0, last)
+                    .replace(source, "uri: gs://sources/islands.geojson\n      format: geojson\n")
+                + "uri: gs://sources/islands.geojsonseq\n      format: geojsonseq\n"
+                + yaml.substring(last + source.length());
+        Files.writeString(gcsJob, yaml);
+        TestJobs.runReporting(
+            gcsDir.resolve("r.json"), "--job", gcsJob.toString(), "--home", gcsDir + "/h");
+        assertEquals(tiles(localDir.resolve("out")), tiles(gcsDir.resolve("out")));
+
+        Files.writeString(gcsJob, yaml.replace("islands.geojsonseq", "missing.geojsonseq"));
+        TestJobs.Result missing =
+            TestJobs.execute("run", "--job", gcsJob.toString(), "--home", gcsDir + "/h");
+        assertEquals(ExitCode.BAD_INPUT, missing.code(), missing.err());
+        assertTrue(missing.err().contains("layers[2].source.uri"), missing.err());
+        assertTrue(missing.err().contains("no such object"), missing.err());
+      } finally {
+        System.clearProperty("tilebeam.gcs.endpoint");
+      }
+    }
   }
 
   /**

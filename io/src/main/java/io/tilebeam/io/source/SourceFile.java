@@ -1,0 +1,170 @@
+package io.tilebeam.io.source;
+
+import com.google.cloud.ReadChannel;
+import com.google.cloud.storage.Blob;
+import com.google.cloud.storage.BlobId;
+import com.google.cloud.storage.Storage;
+import com.google.cloud.storage.StorageException;
+import io.tilebeam.io.Locations;
+import io.tilebeam.io.sink.Checksums;
+import io.tilebeam.io.sink.GcsSettings;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Serializable;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * A source's bytes: a local file, or one generation of a Google Cloud Storage object. A GCS source
+ * is pinned to the generation read when the job was planned, so that the bytes every worker reads
+ * are the ones its work keys were computed from; an object replaced since then fails the read
+ * instead of mixing versions.
+ */
+public sealed interface SourceFile extends Serializable {
+
+  /** A local file. */
+  record Local(String file) implements SourceFile {
+    /** The file. */
+    public Path path() {
+      return Path.of(file);
+    }
+
+    @Override
+    public long size() throws IOException {
+      return Files.size(path());
+    }
+
+    @Override
+    public InputStream open(long offset) throws IOException {
+      FileChannel channel = FileChannel.open(path(), StandardOpenOption.READ);
+      channel.position(offset);
+      return Channels.newInputStream(channel);
+    }
+
+    @Override
+    public String identity() throws IOException {
+      return Checksums.of(path());
+    }
+
+    @Override
+    public String describe() {
+      return file;
+    }
+  }
+
+  /**
+   * One generation of a GCS object.
+   *
+   * @param bucket the bucket
+   * @param object the object name
+   * @param generation the generation read at planning
+   * @param crc32c its CRC32C as GCS states it
+   * @param length its size in bytes
+   * @param gcs how to reach GCS
+   */
+  record Gcs(
+      String bucket, String object, long generation, String crc32c, long length, GcsSettings gcs)
+      implements SourceFile {
+
+    @Override
+    public long size() {
+      return length;
+    }
+
+    @Override
+    public InputStream open(long offset) throws IOException {
+      Storage storage = gcs.open();
+      ReadChannel channel = storage.reader(BlobId.of(bucket, object, generation));
+      channel.seek(offset);
+      channel.setChunkSize(4 << 20);
+      return new FilterInputStream(Channels.newInputStream(channel)) {
+        @Override
+        public void close() throws IOException {
+          try {
+            super.close();
+          } finally {
+            try {
+              storage.close();
+            } catch (Exception e) {
+              // Closing the client only drops idle connections.
+            }
+          }
+        }
+      };
+    }
+
+    /**
+     * {@code gcs:<crc32c>:<generation>}: the object's content checksum and the generation it
+     * belongs to. Uploading the same bytes again makes a new generation, and so new keys: a rebuild
+     * that was not needed, never a stale tile.
+     */
+    @Override
+    public String identity() {
+      return "gcs:" + crc32c + ":" + generation;
+    }
+
+    @Override
+    public String describe() {
+      return "gs://" + bucket + "/" + object + "#" + generation;
+    }
+  }
+
+  /** The size in bytes. */
+  long size() throws IOException;
+
+  /** The bytes from {@code offset} on; the caller closes the stream. */
+  InputStream open(long offset) throws IOException;
+
+  /** The content identity that enters the work key. */
+  String identity() throws IOException;
+
+  /** The location, for messages. */
+  String describe();
+
+  /**
+   * The source at {@code uri}: a path, a {@code file:} URI, or {@code gs://bucket/object} (its
+   * current generation, read now).
+   *
+   * @throws IllegalArgumentException when the location is malformed, missing or unreadable
+   */
+  static SourceFile resolve(String uri, GcsSettings gcs) {
+    if (!uri.startsWith("gs://")) {
+      Path p = Locations.localPath(uri).toAbsolutePath();
+      if (!Files.isRegularFile(p)) {
+        throw new IllegalArgumentException("no such file");
+      }
+      if (!Files.isReadable(p)) {
+        throw new IllegalArgumentException("is not readable");
+      }
+      return new Local(p.toString());
+    }
+    String rest = uri.substring("gs://".length());
+    int slash = rest.indexOf('/');
+    if (slash <= 0 || slash == rest.length() - 1) {
+      throw new IllegalArgumentException("a GCS source must be gs://bucket/object");
+    }
+    String bucket = rest.substring(0, slash);
+    String object = rest.substring(slash + 1);
+    Storage storage = gcs.open();
+    try {
+      Blob blob = storage.get(BlobId.of(bucket, object));
+      if (blob == null) {
+        throw new IllegalArgumentException("no such object");
+      }
+      return new Gcs(bucket, object, blob.getGeneration(), blob.getCrc32c(), blob.getSize(), gcs);
+    } catch (StorageException e) {
+      throw new IllegalArgumentException(
+          "cannot be read (" + e.getCode() + "): " + e.getMessage(), e);
+    } finally {
+      try {
+        storage.close();
+      } catch (Exception e) {
+        // Closing the client only drops idle connections.
+      }
+    }
+  }
+}
