@@ -1,6 +1,7 @@
 package io.tilebeam.io.sink;
 
 import io.tilebeam.transforms.outcome.FeatureFailure;
+import io.tilebeam.transforms.outcome.TileFailure;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -11,30 +12,30 @@ import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.UUID;
-import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.SerializableCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
-import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
- * Records the features that could not be used, one JSON object a line, in {@code
- * <output>/_failed/<layer>/features.jsonl}: the dead letter of features.
+ * Records what could not be published, one JSON object a line, beside a layer's output: features
+ * that could not be used in {@code <output>/_failed/<layer>/features.jsonl} and tiles that failed
+ * for good in {@code <output>/_failed/<layer>/tiles.jsonl}. The records are keyed by layer as
+ * {@code KV<layer, line>}; see {@link FeatureFailure#toJsonLine()} and {@link
+ * TileFailure#toJsonLine()}.
  *
- * <p>The file is the sorted union of every record written to it, so a retried bundle, a rerun or a
+ * <p>A file is the sorted union of every record written to it, so a retried bundle, a rerun or a
  * second run adds nothing twice, and a run that rebuilds only some tiles keeps the records of the
  * others. Each update takes a lock file beside it (two runs at once do not lose each other's
  * records), then writes a temporary file and moves it atomically into place, as tiles are
- * published.
+ * published. A record stays after its tile or feature is fixed: a tile record names its work key,
+ * which the ledger can be asked about.
  */
-public final class DeadLetters extends PTransform<PCollection<FeatureFailure>, PCollection<Long>> {
+public final class DeadLetters
+    extends PTransform<PCollection<KV<String, String>>, PCollection<Long>> {
 
   /** The directory, under a layer's output, that holds its failure records. */
   public static final String FAILED_DIR = "_failed";
@@ -42,58 +43,69 @@ public final class DeadLetters extends PTransform<PCollection<FeatureFailure>, P
   /** The file of a layer's feature failures. */
   public static final String FEATURES_FILE = "features.jsonl";
 
-  private final Map<String, PublishSpec> outputs;
+  /** The file of a layer's tile failures. */
+  public static final String TILES_FILE = "tiles.jsonl";
 
-  private DeadLetters(Map<String, PublishSpec> outputs) {
+  private final Map<String, PublishSpec> outputs;
+  private final String fileName;
+
+  private DeadLetters(Map<String, PublishSpec> outputs, String fileName) {
     this.outputs = Map.copyOf(outputs);
+    this.fileName = fileName;
   }
 
   /**
-   * Records into these layers' outputs: a file under a directory, an object under a GCS prefix
-   * (same name, kept by a generation precondition), a {@code <table>_failed} table beside a PostGIS
-   * table.
+   * Records feature failures into these layers' outputs: a file under a directory, an object under
+   * a GCS prefix (same name, kept by a generation precondition), a {@code <table>_failed} table
+   * beside a PostGIS table.
    */
-  public static DeadLetters to(Map<String, PublishSpec> outputs) {
-    return new DeadLetters(outputs);
+  public static DeadLetters features(Map<String, PublishSpec> outputs) {
+    return new DeadLetters(outputs, FEATURES_FILE);
   }
 
-  /** The dead-letter file of a layer whose output is {@code outputRoot}. */
+  /** Records tile failures into these layers' outputs, as {@link #features} does. */
+  public static DeadLetters tiles(Map<String, PublishSpec> outputs) {
+    return new DeadLetters(outputs, TILES_FILE);
+  }
+
+  /** The feature dead-letter file of a layer whose output is {@code outputRoot}. */
   public static Path file(Path outputRoot, String layer) {
-    return outputRoot.resolve(FAILED_DIR).resolve(layer).resolve(FEATURES_FILE);
+    return file(outputRoot, layer, FEATURES_FILE);
+  }
+
+  /** A dead-letter file of a layer whose output is {@code outputRoot}. */
+  public static Path file(Path outputRoot, String layer, String fileName) {
+    return outputRoot.resolve(FAILED_DIR).resolve(layer).resolve(fileName);
   }
 
   @Override
-  public PCollection<Long> expand(PCollection<FeatureFailure> input) {
+  public PCollection<Long> expand(PCollection<KV<String, String>> input) {
     return input
-        .apply(
-            "ByLayer",
-            WithKeys.<String, FeatureFailure>of(FeatureFailure::layer)
-                .withKeyType(TypeDescriptors.strings()))
-        .setCoder(KvCoder.of(StringUtf8Coder.of(), SerializableCoder.of(FeatureFailure.class)))
         .apply("GroupByLayer", GroupByKey.create())
-        .apply("MergeIntoFile", ParDo.of(new MergeFn(outputs)))
+        .apply("MergeIntoFile", ParDo.of(new MergeFn(outputs, fileName)))
         .setCoder(VarLongCoder.of());
   }
 
-  private static final class MergeFn extends DoFn<KV<String, Iterable<FeatureFailure>>, Long> {
+  private static final class MergeFn extends DoFn<KV<String, Iterable<String>>, Long> {
     private final Map<String, PublishSpec> outputs;
+    private final String fileName;
 
-    MergeFn(Map<String, PublishSpec> outputs) {
+    MergeFn(Map<String, PublishSpec> outputs, String fileName) {
       this.outputs = outputs;
+      this.fileName = fileName;
     }
 
     @RequiresStableInput
     @ProcessElement
-    public void process(
-        @Element KV<String, Iterable<FeatureFailure>> layer, OutputReceiver<Long> out)
+    public void process(@Element KV<String, Iterable<String>> layer, OutputReceiver<Long> out)
         throws IOException {
       PublishSpec spec = outputs.get(layer.getKey());
       SortedSet<String> lines = new TreeSet<>();
-      layer.getValue().forEach(f -> lines.add(f.toJsonLine()));
+      layer.getValue().forEach(lines::add);
       if (spec.location() instanceof OutputLocation.Local local) {
-        out.output((long) merge(file(local.root(), layer.getKey()), lines));
+        out.output((long) merge(file(local.root(), layer.getKey(), fileName), lines));
       } else if (spec.location() instanceof OutputLocation.Gcs) {
-        out.output((long) RemoteDeadLetters.mergeIntoObject(spec, layer.getKey(), lines));
+        out.output((long) RemoteDeadLetters.mergeIntoObject(spec, layer.getKey(), fileName, lines));
       } else {
         out.output((long) RemoteDeadLetters.mergeIntoTable(spec, lines));
       }

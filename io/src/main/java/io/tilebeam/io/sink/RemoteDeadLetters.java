@@ -19,10 +19,11 @@ import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Feature dead letters for outputs that are not directories: for a GCS prefix, the object {@code
- * <prefix>/_failed/<layer>/features.jsonl}, kept the sorted union of its records by a read and a
- * write with a generation precondition (a concurrent writer makes the write fail and it is redone);
- * for a PostGIS table, the table {@code <table>_failed} with one row per record.
+ * Dead letters for outputs that are not directories: for a GCS prefix, the objects {@code
+ * <prefix>/_failed/<layer>/features.jsonl} and {@code tiles.jsonl}, each kept the sorted union of
+ * its records by a read and a write with a generation precondition (a concurrent writer makes the
+ * write fail and it is redone); for a PostGIS table, the table {@code <table>_failed} with one row
+ * per record of either kind.
  */
 final class RemoteDeadLetters {
 
@@ -30,9 +31,9 @@ final class RemoteDeadLetters {
 
   private RemoteDeadLetters() {}
 
-  /** The object name of a layer's dead letters under a GCS output. */
-  static String objectName(OutputLocation.Gcs gcs, String layer) {
-    return gcs.objectName(DeadLetters.FAILED_DIR + "/" + layer + "/" + DeadLetters.FEATURES_FILE);
+  /** The object name of a layer's dead-letter file {@code fileName} under a GCS output. */
+  static String objectName(OutputLocation.Gcs gcs, String layer, String fileName) {
+    return gcs.objectName(DeadLetters.FAILED_DIR + "/" + layer + "/" + fileName);
   }
 
   /**
@@ -40,10 +41,10 @@ final class RemoteDeadLetters {
    *
    * @throws IOException when the object cannot be read or written
    */
-  static int mergeIntoObject(PublishSpec spec, String layer, SortedSet<String> lines)
-      throws IOException {
+  static int mergeIntoObject(
+      PublishSpec spec, String layer, String fileName, SortedSet<String> lines) throws IOException {
     OutputLocation.Gcs gcs = (OutputLocation.Gcs) spec.location();
-    BlobId id = BlobId.of(gcs.bucket(), objectName(gcs, layer));
+    BlobId id = BlobId.of(gcs.bucket(), objectName(gcs, layer, fileName));
     Storage storage = spec.gcs().open();
     Retrier retrier =
         new Retrier(

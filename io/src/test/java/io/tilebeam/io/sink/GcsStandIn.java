@@ -59,7 +59,9 @@ public final class GcsStandIn implements AutoCloseable {
     /** The request is not applied and answered 503. */
     UNAVAILABLE,
     /** The request is not applied and answered 429. */
-    TOO_MANY_REQUESTS
+    TOO_MANY_REQUESTS,
+    /** The request is not applied and answered 403: a permanent refusal. */
+    FORBIDDEN
   }
 
   /** One stored object version. */
@@ -184,8 +186,10 @@ public final class GcsStandIn implements AutoCloseable {
         dropConnection(ex);
         return;
       }
-      if (fault == Fault.UNAVAILABLE || fault == Fault.TOO_MANY_REQUESTS) {
-        int code = fault == Fault.UNAVAILABLE ? 503 : 429;
+      if (fault == Fault.UNAVAILABLE
+          || fault == Fault.TOO_MANY_REQUESTS
+          || fault == Fault.FORBIDDEN) {
+        int code = fault == Fault.UNAVAILABLE ? 503 : fault == Fault.FORBIDDEN ? 403 : 429;
         respond(ex, new Response(code, error(code, "injected", "injected fault")));
         ex.close();
         return;

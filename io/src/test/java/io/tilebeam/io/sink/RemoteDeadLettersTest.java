@@ -37,14 +37,23 @@ class RemoteDeadLettersTest {
               new GeoJsonFormat(),
               CrsRef.of("EPSG:3857"),
               new GcsSettings(server.endpoint(), "test", RetryPolicy.DEFAULT));
-      assertEquals(2, RemoteDeadLetters.mergeIntoObject(spec, "roads", lines("b", "a")));
-      assertEquals(2, RemoteDeadLetters.mergeIntoObject(spec, "roads", lines("a")));
+      assertEquals(
+          2,
+          RemoteDeadLetters.mergeIntoObject(
+              spec, "roads", DeadLetters.FEATURES_FILE, lines("b", "a")));
+      assertEquals(
+          2,
+          RemoteDeadLetters.mergeIntoObject(spec, "roads", DeadLetters.FEATURES_FILE, lines("a")));
       // Eight writers at once, each with its own record: the precondition keeps every one.
       ExecutorService pool = Executors.newFixedThreadPool(8);
       List<Future<Integer>> all = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
         String record = "w" + i;
-        all.add(pool.submit(() -> RemoteDeadLetters.mergeIntoObject(spec, "roads", lines(record))));
+        all.add(
+            pool.submit(
+                () ->
+                    RemoteDeadLetters.mergeIntoObject(
+                        spec, "roads", DeadLetters.FEATURES_FILE, lines(record))));
       }
       for (Future<Integer> f : all) {
         f.get();

@@ -14,6 +14,7 @@ import io.tilebeam.pipeline.job.LayerPlan;
 import io.tilebeam.transforms.key.KeyWork;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
+import io.tilebeam.transforms.outcome.FeatureFailure;
 import io.tilebeam.transforms.outcome.TileFailure;
 import io.tilebeam.transforms.reproject.RenderSpec;
 import io.tilebeam.transforms.reproject.ReprojectTiles;
@@ -77,7 +78,11 @@ public final class TilebeamGraph {
     PCollectionList.of(read.get(ReadFeatures.DEAD_LETTERS))
         .and(rendered.get(ReprojectTiles.DEAD_LETTERS))
         .apply("AllDeadLetters", Flatten.pCollections())
-        .apply("RecordDeadLetters", DeadLetters.to(publishes));
+        .apply(
+            "FeatureRecords",
+            MapElements.into(layerLines())
+                .via((FeatureFailure f) -> KV.of(f.layer(), f.toJsonLine())))
+        .apply("RecordDeadLetters", DeadLetters.features(publishes));
     PCollectionTuple published =
         rendered
             .get(ReprojectTiles.RENDERED)
@@ -109,6 +114,19 @@ public final class TilebeamGraph {
             .apply("Outcomes", Flatten.pCollections())
             .setCoder(outcomeCoder);
     outcomes.apply("CommitLedger", LedgerIO.commit(ledger, settings));
+    // A tile that failed for good is recorded beside its layer's output too, not only in the
+    // ledger: where operators look for what did not make it.
+    published
+        .get(TileSinkIO.FAILED)
+        .apply(
+            "TileRecords",
+            MapElements.into(layerLines())
+                .via((TileFailure f) -> KV.of(f.work().layer(), f.toJsonLine())))
+        .apply("RecordTileFailures", DeadLetters.tiles(publishes));
+  }
+
+  private static TypeDescriptor<KV<String, String>> layerLines() {
+    return TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.strings());
   }
 
   private static TypeDescriptor<KV<PublishResult, TileFailure>> outcomeType() {

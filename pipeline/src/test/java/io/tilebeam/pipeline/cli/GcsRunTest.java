@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.sink.Checksums;
 import io.tilebeam.io.sink.GcsSettings;
@@ -145,6 +146,41 @@ class GcsRunTest {
     TestJobs.Result verify =
         TestJobs.execute("verify", "--job", job.toString(), "--home", home.toString());
     assertEquals(ExitCode.OK, verify.code(), verify.out() + verify.err());
+  }
+
+  /**
+   * A tile the store refuses for good (403) fails alone: exit 3, the ledger row and a record in
+   * {@code _failed/<layer>/tiles.jsonl} say why, every other tile is published, and a rerun with
+   * {@code --retry-failed} publishes it.
+   */
+  @Test
+  void aTileRefusedForGoodFailsAloneWithARecordAndIsRetriedOnRequest() throws Exception {
+    server.createBucket("refused");
+    server.inject(
+        r -> r.contains("uploadType=multipart") && r.contains("/b/refused/"), Fault.FORBIDDEN);
+    Path job = TestJobs.sampleTo(dir, "gs://refused/tiles");
+    String home = dir.resolve("home").toString();
+    TestJobs.Result r =
+        TestJobs.execute(
+            "run", "--job", job.toString(), "--home", home, "--report", dir + "/r.json");
+    assertEquals(ExitCode.TILES_FAILED, r.code(), r.err());
+    JsonNode report = new ObjectMapper().readTree(dir.resolve("r.json").toFile());
+    assertEquals(1, report.get("failed").asInt());
+    assertEquals(EndToEndTest.SAMPLE_TILES - 1, report.get("written").asInt());
+    StoredObject records =
+        server.objects("refused", "tiles/_failed/").values().stream()
+            .filter(o -> o.name().endsWith("/tiles.jsonl"))
+            .findFirst()
+            .orElseThrow();
+    String line = new String(records.data(), java.nio.charset.StandardCharsets.UTF_8).trim();
+    assertTrue(line.contains("\"errorClass\":\"storage\""), line);
+    assertTrue(line.contains("403"), line);
+
+    JsonNode retried =
+        TestJobs.runReporting(
+            dir.resolve("again.json"), "--job", job.toString(), "--home", home, "--retry-failed");
+    assertEquals(1, retried.get("written").asInt());
+    assertEquals(cleanLocalRun(), objects("refused", "tiles"));
   }
 
   @Test
