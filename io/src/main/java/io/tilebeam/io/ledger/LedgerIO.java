@@ -1,5 +1,6 @@
 package io.tilebeam.io.ledger;
 
+import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.io.sink.PublishResult;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.TileWorkCoder;
@@ -127,7 +128,7 @@ public final class LedgerIO {
     private final Counter inFlight = Metrics.counter(LedgerIO.class, SKIPPED_IN_FLIGHT);
     private final Counter failed = Metrics.counter(LedgerIO.class, SKIPPED_FAILED);
     private final Counter roundTrips = Metrics.counter(LedgerIO.class, CLAIM_STATEMENTS);
-    private transient Ledger ledger;
+    private transient RetryingLedger ledger;
 
     @StateId("seen")
     private final StateSpec<SetState<String>> seenSpec = StateSpecs.set(StringUtf8Coder.of());
@@ -149,15 +150,12 @@ public final class LedgerIO {
 
     @Setup
     public void setup() {
-      ledger = Ledger.open(config);
+      ledger = RetryingLedger.open(config, RetryPolicy.DEFAULT);
     }
 
     @StartBundle
     public void startBundle() {
-      if (!ledger.isValid()) {
-        ledger.close();
-        ledger = Ledger.open(config);
-      }
+      ledger.check();
     }
 
     @ProcessElement
@@ -213,7 +211,9 @@ public final class LedgerIO {
         return;
       }
       Map<WorkKey, ClaimState> states =
-          ledger.claim(settings.runId(), settings.staleAfter(), settings.retryFailed(), batch);
+          ledger.call(
+              "claim",
+              l -> l.claim(settings.runId(), settings.staleAfter(), settings.retryFailed(), batch));
       roundTrips.inc();
       for (Map.Entry<WorkKey, TileWork> e : batch) {
         ClaimState state = states.get(e.getKey());
@@ -290,7 +290,7 @@ public final class LedgerIO {
     private final Counter lost = Metrics.counter(LedgerIO.class, LOST_CLAIMS);
     private final Counter failed = Metrics.counter(LedgerIO.class, FAILED);
     private final Counter roundTrips = Metrics.counter(LedgerIO.class, COMMIT_STATEMENTS);
-    private transient Ledger ledger;
+    private transient RetryingLedger ledger;
 
     CommitFn(LedgerConfig config, ClaimSettings settings) {
       this.config = config;
@@ -299,15 +299,12 @@ public final class LedgerIO {
 
     @Setup
     public void setup() {
-      ledger = Ledger.open(config);
+      ledger = RetryingLedger.open(config, RetryPolicy.DEFAULT);
     }
 
     @StartBundle
     public void startBundle() {
-      if (!ledger.isValid()) {
-        ledger.close();
-        ledger = Ledger.open(config);
-      }
+      ledger.check();
     }
 
     @ProcessElement
@@ -339,7 +336,7 @@ public final class LedgerIO {
       if (done.isEmpty()) {
         return 0;
       }
-      int n = ledger.complete(settings.runId(), done).size();
+      int n = ledger.call("complete", l -> l.complete(settings.runId(), done)).size();
       roundTrips.inc();
       committed.inc(n);
       lost.inc(done.size() - n);
@@ -351,7 +348,7 @@ public final class LedgerIO {
       if (failures.isEmpty()) {
         return 0;
       }
-      int n = ledger.fail(settings.runId(), failures).size();
+      int n = ledger.call("fail", l -> l.fail(settings.runId(), failures)).size();
       roundTrips.inc();
       failed.inc(failures.size());
       lost.inc(failures.size() - n);

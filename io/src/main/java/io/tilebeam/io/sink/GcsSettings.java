@@ -5,6 +5,7 @@ import com.google.cloud.ServiceOptions;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageException;
 import com.google.cloud.storage.StorageOptions;
+import io.tilebeam.io.retry.RetryPolicy;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.Set;
@@ -70,7 +71,7 @@ public record GcsSettings(String endpoint, String projectId, RetryPolicy retry)
    * Whether a failed call may succeed if repeated: a retryable status, or a connection that broke
    * before an answer came (status 0 with an I/O cause).
    */
-  public static boolean isTransient(RuntimeException e) {
+  public static boolean isTransient(Exception e) {
     if (!(e instanceof StorageException se)) {
       return false;
     }

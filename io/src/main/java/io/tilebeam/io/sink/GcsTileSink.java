@@ -9,6 +9,8 @@ import com.google.cloud.storage.Storage.BlobTargetOption;
 import com.google.cloud.storage.Storage.BlobWriteOption;
 import com.google.cloud.storage.StorageException;
 import io.tilebeam.io.format.TileFormat;
+import io.tilebeam.io.retry.Retrier;
+import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.io.sink.PublishResult.Outcome;
 import io.tilebeam.transforms.key.Sha256;
 import io.tilebeam.transforms.key.TileWork;
@@ -22,7 +24,6 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,11 +96,7 @@ public final class GcsTileSink implements TileSink {
         storage,
         spec,
         runId,
-        new Retrier(
-            retry,
-            GcsSettings::isTransient,
-            d -> Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000),
-            () -> ThreadLocalRandom.current().nextDouble()),
+        Retrier.of(retry, GcsSettings::isTransient),
         StepListener.NONE,
         RESUMABLE_ABOVE);
   }

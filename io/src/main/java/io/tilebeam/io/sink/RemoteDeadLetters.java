@@ -6,6 +6,7 @@ import com.google.cloud.storage.BlobInfo;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.Storage.BlobTargetOption;
 import com.google.cloud.storage.StorageException;
+import io.tilebeam.io.retry.Retrier;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -16,7 +17,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Dead letters for outputs that are not directories: for a GCS prefix, the objects {@code
@@ -46,12 +46,7 @@ final class RemoteDeadLetters {
     OutputLocation.Gcs gcs = (OutputLocation.Gcs) spec.location();
     BlobId id = BlobId.of(gcs.bucket(), objectName(gcs, layer, fileName));
     Storage storage = spec.gcs().open();
-    Retrier retrier =
-        new Retrier(
-            spec.gcs().retry(),
-            GcsSettings::isTransient,
-            d -> Thread.sleep(d.toMillis()),
-            () -> ThreadLocalRandom.current().nextDouble());
+    Retrier retrier = Retrier.of(spec.gcs().retry(), GcsSettings::isTransient);
     try {
       for (int conflicts = 0; ; conflicts++) {
         Blob current = retrier.call("read " + id.getName(), () -> storage.get(id));

@@ -1,13 +1,13 @@
 package io.tilebeam.io.bench;
 
 import io.tilebeam.io.format.GeoJsonFormat;
+import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.io.sink.GcsSettings;
 import io.tilebeam.io.sink.GcsStandIn;
 import io.tilebeam.io.sink.OutputLocation;
 import io.tilebeam.io.sink.PostGisCluster;
 import io.tilebeam.io.sink.PublishResult;
 import io.tilebeam.io.sink.PublishSpec;
-import io.tilebeam.io.sink.RetryPolicy;
 import io.tilebeam.io.sink.TileSink;
 import io.tilebeam.io.sink.TileSinks;
 import io.tilebeam.transforms.crs.CrsRef;

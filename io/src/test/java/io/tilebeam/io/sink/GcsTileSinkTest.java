@@ -11,6 +11,8 @@ import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.BlobInfo;
 import com.google.cloud.storage.Storage;
 import io.tilebeam.io.format.GeoJsonFormat;
+import io.tilebeam.io.retry.Retrier;
+import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.io.sink.GcsStandIn.Fault;
 import io.tilebeam.io.sink.GcsStandIn.StoredObject;
 import io.tilebeam.io.sink.PublishResult.Outcome;

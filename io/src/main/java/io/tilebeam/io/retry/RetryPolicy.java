@@ -1,4 +1,4 @@
-package io.tilebeam.io.sink;
+package io.tilebeam.io.retry;
 
 import java.io.Serializable;
 import java.time.Duration;
@@ -30,7 +30,7 @@ public record RetryPolicy(int maxAttempts, Duration base, Duration cap) implemen
   }
 
   /** The upper bound of the wait after failed attempt {@code attempt} (1-based). */
-  Duration bound(int attempt) {
+  public Duration bound(int attempt) {
     int doublings = Math.min(attempt - 1, 30);
     long nanos = base.toNanos() << doublings;
     return nanos < 0 || nanos > cap.toNanos() ? cap : Duration.ofNanos(nanos);

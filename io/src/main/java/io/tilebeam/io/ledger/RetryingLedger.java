@@ -1,0 +1,108 @@
+package io.tilebeam.io.ledger;
+
+import io.tilebeam.io.retry.Retrier;
+import io.tilebeam.io.retry.RetryPolicy;
+import java.sql.SQLException;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A ledger connection whose statements are retried in place when they fail for a reason that
+ * passes: a broken or refused connection (SQLSTATE class 08), a serialization failure or deadlock,
+ * an administrator's shutdown, too many connections. A broken connection is replaced before the
+ * retry. Every ledger statement of the graph is safe to repeat: a claim re-enters the run's own
+ * claims, and completing or failing a tile twice changes nothing.
+ */
+public final class RetryingLedger implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RetryingLedger.class);
+
+  /** SQLSTATEs, beside class 08, that a retry may clear. */
+  private static final Set<String> TRANSIENT_STATES =
+      Set.of("40001", "40P01", "57P01", "57P02", "57P03", "53300", "55P03");
+
+  /** A statement against the ledger. */
+  public interface Statement<T> {
+    /** Runs it. */
+    T run(Ledger ledger) throws SQLException;
+  }
+
+  private final Supplier<Ledger> opener;
+  private final Retrier retrier;
+  private Ledger ledger;
+
+  /** A ledger opened (and reopened) by {@code opener}, retried under {@code retrier}. */
+  public RetryingLedger(Supplier<Ledger> opener, Retrier retrier) {
+    this.opener = opener;
+    this.retrier = retrier;
+  }
+
+  /** The ledger {@code config} names, retried under {@code policy} with real waits. */
+  public static RetryingLedger open(LedgerConfig config, RetryPolicy policy) {
+    return new RetryingLedger(
+        () -> Ledger.open(config), Retrier.of(policy, RetryingLedger::passes));
+  }
+
+  /**
+   * Whether a failure may pass on a retry. A ledger that cannot be reached at all is one too: the
+   * server may be restarting.
+   */
+  public static boolean passes(Exception e) {
+    if (e instanceof LedgerUnavailableException) {
+      return true;
+    }
+    if (!(e instanceof SQLException sql)) {
+      return false;
+    }
+    String state = sql.getSQLState();
+    return state != null && (state.startsWith("08") || TRANSIENT_STATES.contains(state));
+  }
+
+  /**
+   * The statement's result, retrying failures that pass.
+   *
+   * @throws SQLException the last failure, when it does not pass or the retries are spent
+   */
+  public <T> T call(String what, Statement<T> statement) throws SQLException {
+    return retrier.call(
+        what,
+        () -> statement.run(ledger()),
+        e -> {
+          // Whatever broke, a fresh connection costs little next to a retry on a dead one.
+          LOG.warn("Ledger statement {} failed, retrying: {}", what, e.toString());
+          closeQuietly();
+        });
+  }
+
+  /** Checks the connection at the start of a bundle, replacing it when it no longer answers. */
+  public void check() {
+    if (ledger != null && !ledger.isValid()) {
+      closeQuietly();
+    }
+  }
+
+  private Ledger ledger() {
+    if (ledger == null) {
+      ledger = opener.get();
+    }
+    return ledger;
+  }
+
+  private void closeQuietly() {
+    if (ledger != null) {
+      try {
+        ledger.close();
+      } catch (RuntimeException ignored) {
+        // The connection is already broken.
+      }
+      ledger = null;
+    }
+  }
+
+  @Override
+  public void close() {
+    closeQuietly();
+  }
+}
