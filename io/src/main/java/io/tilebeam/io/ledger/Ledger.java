@@ -242,14 +242,16 @@ public final class Ledger implements AutoCloseable {
   }
 
   /**
-   * Records the start of a run.
+   * Records the start of a run; recording it again changes nothing, so the statement can be retried
+   * after a lost answer.
    *
    * @throws SQLException when the statement fails
    */
   public void startRun(String runId, String jobDigest) throws SQLException {
     try (PreparedStatement st =
         connection.prepareStatement(
-            "INSERT INTO runs (run_id, status, job_digest) VALUES (?, 'running', ?)")) {
+            "INSERT INTO runs (run_id, status, job_digest) VALUES (?, 'running', ?)"
+                + " ON CONFLICT (run_id) DO NOTHING")) {
       st.setString(1, runId);
       st.setString(2, jobDigest);
       roundTrips++;

@@ -46,18 +46,20 @@ public final class RetryingLedger implements AutoCloseable {
   }
 
   /**
-   * Whether a failure may pass on a retry. A ledger that cannot be reached at all is one too: the
-   * server may be restarting.
+   * Whether a failure may pass on a retry: an {@link SQLException} with a passing SQLSTATE, itself
+   * or as the cause of another exception (a ledger that cannot be reached, a migration tool's
+   * wrapper). A ledger that cannot be reached at all is one: the server may be restarting.
    */
   public static boolean passes(Exception e) {
-    if (e instanceof LedgerUnavailableException) {
-      return true;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql) {
+        String state = sql.getSQLState();
+        if (state != null && (state.startsWith("08") || TRANSIENT_STATES.contains(state))) {
+          return true;
+        }
+      }
     }
-    if (!(e instanceof SQLException sql)) {
-      return false;
-    }
-    String state = sql.getSQLState();
-    return state != null && (state.startsWith("08") || TRANSIENT_STATES.contains(state));
+    return false;
   }
 
   /**

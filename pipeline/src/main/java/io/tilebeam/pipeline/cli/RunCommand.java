@@ -6,6 +6,9 @@ import io.tilebeam.io.ledger.Ledger;
 import io.tilebeam.io.ledger.LedgerAdmin;
 import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.ledger.LedgerSchema;
+import io.tilebeam.io.ledger.RetryingLedger;
+import io.tilebeam.io.retry.Retrier;
+import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.pipeline.graph.TilebeamGraph;
 import io.tilebeam.pipeline.job.JobPlan;
 import java.io.IOException;
@@ -39,7 +42,13 @@ final class RunCommand {
       throws IOException {
     try (LedgerHandle handle = opening.get()) {
       LedgerConfig ledger = handle.config();
-      LedgerSchema.migrate(ledger);
+      Retrier.of(RetryPolicy.DEFAULT, RetryingLedger::passes)
+          .call(
+              "migrate the ledger",
+              () -> {
+                LedgerSchema.migrate(ledger);
+                return null;
+              });
       if (handle.isEmbedded()) {
         releaseKilledRuns(ledger);
       }
@@ -50,9 +59,14 @@ final class RunCommand {
               .withShards(options.claimShards())
               .withRetryFailed(options.retryFailed());
       RunReport nothingToDo;
-      try (Ledger l = Ledger.open(ledger)) {
-        l.startRun(runId, plan.digest());
-        nothingToDo = nothingToDo(plan, l, settings);
+      try (RetryingLedger l = RetryingLedger.open(ledger, RetryPolicy.DEFAULT)) {
+        l.call(
+            "record the run",
+            x -> {
+              x.startRun(runId, plan.digest());
+              return null;
+            });
+        nothingToDo = l.call("look up the planned tiles", x -> nothingToDo(plan, x, settings));
       } catch (SQLException e) {
         throw new io.tilebeam.io.ledger.LedgerUnavailableException(
             "cannot record the run in " + ledger.maskedUrl() + ": " + e.getMessage(), e);
@@ -172,8 +186,13 @@ final class RunCommand {
   }
 
   private static void endRun(LedgerConfig ledger, String runId, String status, String counts) {
-    try (Ledger l = Ledger.open(ledger)) {
-      l.endRun(runId, status, counts);
+    try (RetryingLedger l = RetryingLedger.open(ledger, RetryPolicy.DEFAULT)) {
+      l.call(
+          "record the end of the run",
+          x -> {
+            x.endRun(runId, status, counts);
+            return null;
+          });
     } catch (SQLException | RuntimeException e) {
       LOG.warn("Could not record the end of run {}: {}", runId, e.getMessage());
     }
