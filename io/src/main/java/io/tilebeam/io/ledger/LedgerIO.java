@@ -153,11 +153,6 @@ public final class LedgerIO {
       ledger = RetryingLedger.open(config, RetryPolicy.DEFAULT);
     }
 
-    @StartBundle
-    public void startBundle() {
-      ledger.check();
-    }
-
     @ProcessElement
     public void process(
         @Element KV<Integer, KV<WorkKey, TileWork>> element,
@@ -300,11 +295,6 @@ public final class LedgerIO {
     @Setup
     public void setup() {
       ledger = RetryingLedger.open(config, RetryPolicy.DEFAULT);
-    }
-
-    @StartBundle
-    public void startBundle() {
-      ledger.check();
     }
 
     @ProcessElement

@@ -14,6 +14,10 @@ import org.slf4j.LoggerFactory;
  * an administrator's shutdown, too many connections. A broken connection is replaced before the
  * retry. Every ledger statement of the graph is safe to repeat: a claim re-enters the run's own
  * claims, and completing or failing a tile twice changes nothing.
+ *
+ * <p>The connection is not checked before use (a round trip per bundle, and the DirectRunner's
+ * bundles of a stateful step are small): a connection that died while idle fails its next
+ * statement, which is retried on a new one.
  */
 public final class RetryingLedger implements AutoCloseable {
 
@@ -76,13 +80,6 @@ public final class RetryingLedger implements AutoCloseable {
           LOG.warn("Ledger statement {} failed, retrying: {}", what, e.toString());
           closeQuietly();
         });
-  }
-
-  /** Checks the connection at the start of a bundle, replacing it when it no longer answers. */
-  public void check() {
-    if (ledger != null && !ledger.isValid()) {
-      closeQuietly();
-    }
   }
 
   private Ledger ledger() {
