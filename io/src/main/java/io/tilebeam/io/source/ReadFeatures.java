@@ -11,14 +11,12 @@ import io.tilebeam.transforms.tiling.FeatureTiles;
 import io.tilebeam.transforms.tiling.TileId;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
-import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.Create;
@@ -66,36 +64,15 @@ public final class ReadFeatures
 
   private static final TupleTag<KV<String, TileInput>> ASSIGNED = new TupleTag<>() {};
 
-  /**
-   * Claimed tiles per join group, on average. A group is one key of the join's {@code GroupByKey}
-   * and holds its tiles' features in memory while they are sorted out; a key per tile would make
-   * the DirectRunner fire a timer per tile, which at 100,000 tiles takes longer than the work.
-   */
-  static final int TILES_PER_GROUP = 16;
-
   private final Map<String, SourceSpec> sources;
-  private final int joinGroups;
 
-  private ReadFeatures(Map<String, SourceSpec> sources, int joinGroups) {
+  private ReadFeatures(Map<String, SourceSpec> sources) {
     this.sources = Map.copyOf(sources);
-    this.joinGroups = joinGroups;
   }
 
   /** Reads the sources of these layers, one spec per layer name. */
   public static ReadFeatures from(Map<String, SourceSpec> sources) {
-    return new ReadFeatures(sources, 1 << 20);
-  }
-
-  /**
-   * The same reads, joined to about {@code plannedTiles} claimed tiles in groups of {@value
-   * #TILES_PER_GROUP} tiles on average.
-   */
-  public ReadFeatures withPlannedTiles(long plannedTiles) {
-    if (plannedTiles < 0) {
-      throw new IllegalArgumentException("plannedTiles must be >= 0, was " + plannedTiles);
-    }
-    long groups = (plannedTiles + TILES_PER_GROUP - 1) / TILES_PER_GROUP;
-    return new ReadFeatures(sources, (int) Math.max(1, Math.min(1 << 20, groups)));
+    return new ReadFeatures(sources);
   }
 
   @Override
@@ -140,25 +117,12 @@ public final class ReadFeatures
                         kv ->
                             KV.of(
                                 tileRef(kv.getValue().layer(), kv.getValue().tile()),
-                                TileInput.claim(
-                                    tileRef(kv.getValue().layer(), kv.getValue().tile()),
-                                    kv.getKey(),
-                                    kv.getValue()))))
+                                TileInput.claim(kv.getKey(), kv.getValue()))))
             .setCoder(inputCoder);
     PCollection<TileFeatures> tiles =
         PCollectionList.of(claims)
             .and(features)
             .apply("Inputs", Flatten.pCollections())
-            .apply(
-                "ByJoinGroup",
-                MapElements.into(
-                        TypeDescriptors.kvs(
-                            TypeDescriptors.integers(), TypeDescriptor.of(TileInput.class)))
-                    .via(
-                        (KV<String, TileInput> kv) ->
-                            KV.of(
-                                Math.floorMod(kv.getKey().hashCode(), joinGroups), kv.getValue())))
-            .setCoder(KvCoder.of(VarIntCoder.of(), SerializableCoder.of(TileInput.class)))
             .apply("JoinByTile", GroupByKey.create())
             .apply("CollectTiles", ParDo.of(new CollectFn()))
             .setCoder(SerializableCoder.of(TileFeatures.class));
@@ -224,8 +188,7 @@ public final class ReadFeatures
               return;
             }
             for (TileId tile : tiles) {
-              String ref = tileRef(layer, tile);
-              c.output(KV.of(ref, TileInput.of(ref, feature)));
+              c.output(KV.of(tileRef(layer, tile), TileInput.of(feature)));
             }
           };
       Consumer<GeoJsonSource.BadFeature> reject =
@@ -262,26 +225,22 @@ public final class ReadFeatures
     }
   }
 
-  private static final class CollectFn
-      extends DoFn<KV<Integer, Iterable<TileInput>>, TileFeatures> {
+  private static final class CollectFn extends DoFn<KV<String, Iterable<TileInput>>, TileFeatures> {
     @ProcessElement
     public void process(
-        @Element KV<Integer, Iterable<TileInput>> group, OutputReceiver<TileFeatures> out) {
-      // One pass over the group (a runner may not let a large group be iterated twice), sorting
-      // its inputs out by tile.
-      Map<String, List<Feature>> features = new HashMap<>();
-      List<TileInput> claims = new ArrayList<>();
-      for (TileInput in : group.getValue()) {
+        @Element KV<String, Iterable<TileInput>> joined, OutputReceiver<TileFeatures> out) {
+      // One pass over the group: a runner may not let a large group be iterated twice.
+      List<Feature> features = new ArrayList<>();
+      List<TileInput> claims = new ArrayList<>(1);
+      for (TileInput in : joined.getValue()) {
         if (in.feature() != null) {
-          features.computeIfAbsent(in.tile(), t -> new ArrayList<>()).add(in.feature());
+          features.add(in.feature());
         } else {
           claims.add(in);
         }
       }
       for (TileInput claim : claims) {
-        out.output(
-            new TileFeatures(
-                claim.key(), claim.work(), features.getOrDefault(claim.tile(), List.of())));
+        out.output(new TileFeatures(claim.key(), claim.work(), features));
       }
     }
   }
