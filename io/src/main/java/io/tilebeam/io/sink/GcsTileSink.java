@@ -314,17 +314,6 @@ public final class GcsTileSink implements TileSink {
 
   @Override
   public void close() {
-    closeQuietly(storage);
-  }
-
-  /** Closes a client; its close only shuts down idle connections, so a failure there is noise. */
-  static void closeQuietly(Storage storage) {
-    try {
-      storage.close();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (Exception e) {
-      LOG.debug("closing the storage client failed", e);
-    }
+    GcsSettings.closeQuietly(storage);
   }
 }

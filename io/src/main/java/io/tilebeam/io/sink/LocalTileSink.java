@@ -78,10 +78,7 @@ public final class LocalTileSink implements TileSink {
 
   /** The final path of a tile. */
   public Path finalPath(TileWork work) {
-    return root.resolve(work.layer())
-        .resolve(Integer.toString(work.tile().z()))
-        .resolve(Long.toString(work.tile().x()))
-        .resolve(work.tile().y() + "." + format.extension());
+    return root.resolve(TilePaths.relative(work, format.extension()));
   }
 
   /**

@@ -5,7 +5,6 @@ import com.google.cloud.storage.StorageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -56,12 +55,12 @@ public final class OutputChecks {
           "bucket '" + gcs.bucket() + "' cannot be used (" + e.getCode() + "): " + e.getMessage(),
           e);
     } finally {
-      GcsTileSink.closeQuietly(storage);
+      GcsSettings.closeQuietly(storage);
     }
   }
 
   private static void checkDatabase(OutputLocation.PostGis table) {
-    try (Connection c = DriverManager.getConnection(table.jdbcUrl());
+    try (Connection c = PostGisTables.connect(table.jdbcUrl());
         PreparedStatement s =
             c.prepareStatement(
                 "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'postgis'),"

@@ -15,7 +15,7 @@ public sealed interface OutputLocation extends Serializable {
   /**
    * A directory: tiles are files below it.
    *
-   * @param directory the directory's path (a string: {@link Path} is not serializable)
+   * @param directory the directory's absolute path (a string: {@link Path} is not serializable)
    */
   record Local(String directory) implements OutputLocation {
     /** The directory. */
@@ -115,7 +115,7 @@ public sealed interface OutputLocation extends Serializable {
               + "' (an output is a directory, a file: URI, gs://bucket/prefix, or a"
               + " jdbc:postgresql: URL with format postgis)");
     }
-    return new Local(Locations.localPath(uri).toString());
+    return new Local(Locations.localPath(uri).toAbsolutePath().toString());
   }
 
   private static Gcs gcs(String uri) {

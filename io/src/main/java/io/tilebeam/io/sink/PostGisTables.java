@@ -7,11 +7,13 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
+import java.util.Properties;
 
 /** The SQL of a PostGIS output table: creating it, locking, deleting and reading a tile's rows. */
 public final class PostGisTables {
@@ -26,6 +28,20 @@ public final class PostGisTables {
    *     feature id order (byte order)
    */
   public record TileDigest(long rows, String checksum) {}
+
+  /**
+   * A connection to a PostGIS output's database, with the settings every use of it wants: a bounded
+   * connect time, tilebeam's application name, batched inserts rewritten to multi-row statements.
+   *
+   * @throws SQLException when the database cannot be reached
+   */
+  public static Connection connect(String jdbcUrl) throws SQLException {
+    Properties props = new Properties();
+    props.setProperty("ApplicationName", "tilebeam");
+    props.setProperty("connectTimeout", "10");
+    props.setProperty("reWriteBatchedInserts", "true");
+    return DriverManager.getConnection(jdbcUrl, props);
+  }
 
   /**
    * The schema the PostGIS extension lives in.

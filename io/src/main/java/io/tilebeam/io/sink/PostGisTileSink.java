@@ -10,11 +10,9 @@ import io.tilebeam.transforms.reproject.RenderedFeature;
 import io.tilebeam.transforms.reproject.RenderedTile;
 import java.io.IOException;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Properties;
 
 /**
  * Publishes tiles as rows of a PostGIS table, one row per feature: {@code (z, x, y, feature_id,
@@ -74,7 +72,7 @@ public final class PostGisTileSink implements TileSink {
     this.runId = runId;
     this.ledgerHere = ledger != null && ledger.jdbcUrl().equals(table.jdbcUrl());
     try {
-      this.connection = ledgerHere ? ledger.connect() : connect(table.jdbcUrl());
+      this.connection = ledgerHere ? ledger.connect() : PostGisTables.connect(table.jdbcUrl());
       String ledgerSchema = ledgerHere ? ledger.schema() + ", " : "";
       try (PreparedStatement st =
           connection.prepareStatement("SELECT set_config('search_path', ?, false)")) {
@@ -104,14 +102,7 @@ public final class PostGisTileSink implements TileSink {
 
   /** The URI recorded in the ledger for a tile's rows: {@code postgis:schema.table/z/x/y}. */
   public static String tileUri(OutputLocation.PostGis table, TileWork work) {
-    return "postgis:"
-        + table.describe()
-        + "/"
-        + work.tile().z()
-        + "/"
-        + work.tile().x()
-        + "/"
-        + work.tile().y();
+    return "postgis:" + table.describe() + "/" + work.tile().path();
   }
 
   @Override
@@ -201,14 +192,6 @@ public final class PostGisTileSink implements TileSink {
     } catch (SQLException ignored) {
       // The connection is broken; the server rolls the transaction back when it notices.
     }
-  }
-
-  private static Connection connect(String jdbcUrl) throws SQLException {
-    Properties props = new Properties();
-    props.setProperty("ApplicationName", "tilebeam");
-    props.setProperty("connectTimeout", "10");
-    props.setProperty("reWriteBatchedInserts", "true");
-    return DriverManager.getConnection(jdbcUrl, props);
   }
 
   @Override

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.HashMap;
@@ -83,7 +82,7 @@ public final class PublishedTiles implements AutoCloseable {
     try {
       Connection c = connections.get(table.jdbcUrl());
       if (c == null) {
-        c = DriverManager.getConnection(table.jdbcUrl());
+        c = PostGisTables.connect(table.jdbcUrl());
         connections.put(table.jdbcUrl(), c);
       }
       // A tile without features is published as no rows: its digest is the empty one.
@@ -129,7 +128,7 @@ public final class PublishedTiles implements AutoCloseable {
 
   @Override
   public void close() {
-    clients.values().forEach(GcsTileSink::closeQuietly);
+    clients.values().forEach(GcsSettings::closeQuietly);
     for (Connection c : connections.values()) {
       try {
         c.close();

@@ -10,7 +10,6 @@ import io.tilebeam.io.retry.Retrier;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -94,7 +93,7 @@ final class RemoteDeadLetters {
       throw new IOException(
           "dead letters gs://" + id.getBucket() + "/" + id.getName() + ": " + e, e);
     } finally {
-      GcsTileSink.closeQuietly(storage);
+      GcsSettings.closeQuietly(storage);
     }
   }
 
@@ -106,7 +105,7 @@ final class RemoteDeadLetters {
   static int mergeIntoTable(PublishSpec spec, SortedSet<String> lines) throws IOException {
     OutputLocation.PostGis table = (OutputLocation.PostGis) spec.location();
     String name = '"' + table.schema() + "\".\"" + failedTable(table) + '"';
-    try (Connection c = DriverManager.getConnection(table.jdbcUrl());
+    try (Connection c = PostGisTables.connect(table.jdbcUrl());
         Statement s = c.createStatement()) {
       s.execute("CREATE TABLE IF NOT EXISTS " + name + " (record text COLLATE \"C\" PRIMARY KEY)");
       try (PreparedStatement st =

@@ -9,14 +9,6 @@ final class TilePaths {
 
   /** The tile's name below an output root, with {@code /} separators. */
   static String relative(TileWork work, String extension) {
-    return work.layer()
-        + "/"
-        + work.tile().z()
-        + "/"
-        + work.tile().x()
-        + "/"
-        + work.tile().y()
-        + "."
-        + extension;
+    return work.layer() + "/" + work.tile().path() + "." + extension;
   }
 }

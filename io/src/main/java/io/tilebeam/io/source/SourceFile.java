@@ -87,11 +87,7 @@ public sealed interface SourceFile extends Serializable {
           try {
             super.close();
           } finally {
-            try {
-              storage.close();
-            } catch (Exception e) {
-              // Closing the client only drops idle connections.
-            }
+            GcsSettings.closeQuietly(storage);
           }
         }
       };
@@ -160,11 +156,7 @@ public sealed interface SourceFile extends Serializable {
       throw new IllegalArgumentException(
           "cannot be read (" + e.getCode() + "): " + e.getMessage(), e);
     } finally {
-      try {
-        storage.close();
-      } catch (Exception e) {
-        // Closing the client only drops idle connections.
-      }
+      GcsSettings.closeQuietly(storage);
     }
   }
 }

@@ -264,16 +264,12 @@ public final class JobPlan {
       throw new JobSpecException(
           path + ".targetCrs", l.targetCrs(), "a PostGIS output needs a CRS with an EPSG code");
     }
-    String uri =
-        location instanceof OutputLocation.Local local
-            ? local.root().toAbsolutePath().toString()
-            : l.outputUri();
+    // A directory is recorded absolute: workers need not share the launcher's directory.
+    String uri = location instanceof OutputLocation.Local local ? local.directory() : l.outputUri();
     PublishSpec spec =
         new PublishSpec(
             uri,
-            location instanceof OutputLocation.Local local
-                ? new OutputLocation.Local(local.root().toAbsolutePath().toString())
-                : location,
+            location,
             l.outputFormat().equals("postgis") ? null : TileFormat.named(l.outputFormat()),
             target,
             GcsSettings.fromEnvironment());
