@@ -89,10 +89,7 @@ public sealed interface OutputLocation extends Serializable {
    */
   static OutputLocation parse(String uri, String format, String table) {
     String lower = uri.toLowerCase(Locale.ROOT);
-    boolean postgres =
-        lower.startsWith("jdbc:postgresql:")
-            || lower.startsWith("postgresql:")
-            || lower.startsWith("postgres:");
+    boolean postgres = Locations.isPostgres(uri);
     if (postgres != "postgis".equals(format)) {
       throw new IllegalArgumentException(
           postgres
@@ -142,10 +139,7 @@ public sealed interface OutputLocation extends Serializable {
   }
 
   private static PostGis postGis(String uri, String table) {
-    String jdbc = uri.regionMatches(true, 0, "jdbc:", 0, 5) ? uri : "jdbc:" + uri;
-    if (jdbc.regionMatches(true, 0, "jdbc:postgres:", 0, 14)) {
-      jdbc = "jdbc:postgresql:" + jdbc.substring("jdbc:postgres:".length());
-    }
+    String jdbc = Locations.jdbcUrl(uri);
     if (table == null) {
       throw new IllegalArgumentException("output format postgis needs output.table");
     }

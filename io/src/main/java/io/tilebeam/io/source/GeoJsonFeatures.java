@@ -3,20 +3,15 @@ package io.tilebeam.io.source;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.transforms.feature.Feature;
-import io.tilebeam.transforms.key.CanonicalJson;
-import io.tilebeam.transforms.key.Sha256;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.util.HexFormat;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
-import org.locationtech.jts.io.WKBWriter;
 
 /**
  * One GeoJSON Feature object to a {@link Feature}, the same for every GeoJSON flavour (a
- * FeatureCollection's members, GeoJSONSeq records): the id from the {@code id} member, or else a
- * digest of the feature's geometry and properties, so the same feature always has the same id.
+ * FeatureCollection's members, GeoJSONSeq records): the id from the {@code id} member, the rest as
+ * {@link SourceFeatures} says for every format.
  */
 final class GeoJsonFeatures {
 
@@ -28,7 +23,7 @@ final class GeoJsonFeatures {
           .build();
 
   private final GeoJsonGeometry geometries = new GeoJsonGeometry(new GeometryFactory());
-  private final WKBWriter wkb = new WKBWriter(2);
+  private final SourceFeatures features = new SourceFeatures();
 
   /**
    * The feature.
@@ -42,13 +37,12 @@ final class GeoJsonFeatures {
     }
     Geometry g = geometries.parse(node.get("geometry"));
     JsonNode props = node.get("properties");
-    String properties = props == null || props.isNull() ? "{}" : CanonicalJson.write(props);
-    if (!properties.startsWith("{")) {
+    if (props != null && !props.isNull() && !props.isObject()) {
       throw new IllegalArgumentException("properties must be an object, not " + props);
     }
-    String fid = ownId(node);
-    return new Feature(
-        fid != null ? fid : digestId(node.get("geometry"), properties), wkb.write(g), properties);
+    ObjectNode properties =
+        props == null || props.isNull() ? MAPPER.createObjectNode() : (ObjectNode) props;
+    return features.feature(ownId(node), g, properties);
   }
 
   /** Unclosed polygon rings closed so far. */
@@ -58,15 +52,6 @@ final class GeoJsonFeatures {
 
   /** The feature's own id (a string or an integer {@code id} member), or null. */
   static String ownId(JsonNode node) {
-    JsonNode id = node == null ? null : node.get("id");
-    return id != null && (id.isTextual() || id.isIntegralNumber()) ? id.asText() : null;
-  }
-
-  private static String digestId(JsonNode geometry, String properties) {
-    MessageDigest d = Sha256.create();
-    d.update(CanonicalJson.write(geometry).getBytes(StandardCharsets.UTF_8));
-    d.update((byte) 0);
-    d.update(properties.getBytes(StandardCharsets.UTF_8));
-    return "sha256:" + HexFormat.of().formatHex(d.digest(), 0, 16);
+    return node == null ? null : SourceFeatures.idOf(node.get("id"));
   }
 }

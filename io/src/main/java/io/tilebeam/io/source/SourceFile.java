@@ -8,12 +8,15 @@ import com.google.cloud.storage.StorageException;
 import io.tilebeam.io.Locations;
 import io.tilebeam.io.sink.Checksums;
 import io.tilebeam.io.sink.GcsSettings;
+import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -43,6 +46,14 @@ public sealed interface SourceFile extends Serializable {
       FileChannel channel = FileChannel.open(path(), StandardOpenOption.READ);
       channel.position(offset);
       return Channels.newInputStream(channel);
+    }
+
+    @Override
+    public byte[] read(long offset, int length) throws IOException {
+      try (FileChannel channel = FileChannel.open(path(), StandardOpenOption.READ)) {
+        channel.position(offset);
+        return readFully(channel, offset, length);
+      }
     }
 
     @Override
@@ -93,6 +104,21 @@ public sealed interface SourceFile extends Serializable {
       };
     }
 
+    @Override
+    public byte[] read(long offset, int length) throws IOException {
+      Storage storage = gcs.open();
+      try (ReadChannel channel = storage.reader(BlobId.of(bucket, object, generation))) {
+        channel.seek(offset);
+        channel.limit(offset + length);
+        channel.setChunkSize(0);
+        return readFully(channel, offset, length);
+      } catch (StorageException e) {
+        throw new IOException(describe() + ": cannot read bytes " + offset + "+" + length, e);
+      } finally {
+        GcsSettings.closeQuietly(storage);
+      }
+    }
+
     /**
      * {@code gcs:<crc32c>:<generation>}: the object's content checksum and the generation it
      * belongs to. Uploading the same bytes again makes a new generation, and so new keys: a rebuild
@@ -115,11 +141,32 @@ public sealed interface SourceFile extends Serializable {
   /** The bytes from {@code offset} on; the caller closes the stream. */
   InputStream open(long offset) throws IOException;
 
+  /**
+   * Exactly {@code length} bytes from {@code offset}: one ranged read, for the sources read in
+   * pieces (a FlatGeobuf index, one tile's features).
+   *
+   * @throws java.io.EOFException when the source ends before them
+   */
+  byte[] read(long offset, int length) throws IOException;
+
   /** The content identity that enters the work key. */
   String identity() throws IOException;
 
   /** The location, for messages. */
   String describe();
+
+  /** Reads {@code length} bytes from a channel placed at {@code offset}, failing at its end. */
+  private static byte[] readFully(ReadableByteChannel channel, long offset, int length)
+      throws IOException {
+    ByteBuffer buffer = ByteBuffer.allocate(length);
+    while (buffer.hasRemaining()) {
+      if (channel.read(buffer) < 0) {
+        throw new EOFException(
+            "ends at byte " + (offset + buffer.position()) + ", before " + (offset + length));
+      }
+    }
+    return buffer.array();
+  }
 
   /**
    * The source at {@code uri}: a path, a {@code file:} URI, or {@code gs://bucket/object} (its

@@ -6,9 +6,9 @@ import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
- * A part of a layer's source that one worker reads: the whole file for a GeoJSON FeatureCollection
- * ({@code range} null: a collection cannot be split without parsing it), a byte range for
- * GeoJSONSeq.
+ * A part of an unindexed source that one worker reads: the whole file for a GeoJSON
+ * FeatureCollection or a FlatGeobuf file without an index ({@code range} null: neither can be split
+ * without reading it), a byte range for GeoJSONSeq.
  *
  * @param layer the layer
  * @param range the bytes to read, or null for the whole source
@@ -23,7 +23,7 @@ public record SourceSplit(String layer, GeoJsonSeqSource.Range range) implements
    */
   public static List<SourceSplit> of(String layer, SourceSpec spec) {
     switch (spec.format()) {
-      case "geojson":
+      case "geojson", "flatgeobuf":
         return List.of(new SourceSplit(layer, null));
       case "geojsonseq":
         try {
@@ -44,7 +44,7 @@ public record SourceSplit(String layer, GeoJsonSeqSource.Range range) implements
                 + layer
                 + ": source format '"
                 + spec.format()
-                + "' is not supported yet (supported: geojson, geojsonseq)");
+                + "' is not read in one pass (geojson, geojsonseq, flatgeobuf are)");
     }
   }
 }

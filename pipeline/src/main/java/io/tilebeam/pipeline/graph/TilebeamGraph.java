@@ -44,8 +44,8 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * PlanTiles → KeyWork → FilterAgainstLedger → ReadFeatures → ReprojectTiles → PublishTiles → CommitLedger
  * </pre>
  *
- * Failures of ReprojectTiles and PublishTiles join the publish results at CommitLedger, which marks
- * them failed in the ledger.
+ * Tiles that failed in ReadFeatures (a source that cannot be read) or PublishTiles join the publish
+ * results at CommitLedger, which marks them failed in the ledger.
  */
 public final class TilebeamGraph {
 
@@ -100,9 +100,14 @@ public final class TilebeamGraph {
                 MapElements.into(outcomeType())
                     .via((PublishResult r) -> KV.<PublishResult, TileFailure>of(r, null)))
             .setCoder(outcomeCoder);
+    // A tile fails where its source cannot be read or where it cannot be published.
+    PCollection<TileFailure> tileFailures =
+        PCollectionList.of(read.get(ReadFeatures.FAILED))
+            .and(published.get(TileSinkIO.FAILED))
+            .apply("AllTileFailures", Flatten.pCollections())
+            .setCoder(SerializableCoder.of(TileFailure.class));
     PCollection<KV<PublishResult, TileFailure>> failures =
-        published
-            .get(TileSinkIO.FAILED)
+        tileFailures
             .apply(
                 "AsFailure",
                 MapElements.into(outcomeType())
@@ -116,8 +121,7 @@ public final class TilebeamGraph {
     outcomes.apply("CommitLedger", LedgerIO.commit(ledger, settings));
     // A tile that failed for good is recorded beside its layer's output too, not only in the
     // ledger: where operators look for what did not make it.
-    published
-        .get(TileSinkIO.FAILED)
+    tileFailures
         .apply(
             "TileRecords",
             MapElements.into(layerLines())

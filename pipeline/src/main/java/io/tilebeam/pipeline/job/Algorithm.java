@@ -7,8 +7,11 @@ package io.tilebeam.pipeline.job;
  */
 public final class Algorithm {
 
-  /** The current algorithm version. */
-  public static final int VERSION = 1;
+  /**
+   * The current algorithm version. 2: ids of features without one are digests of their WKB and
+   * properties (the same in every source format), and null properties are dropped.
+   */
+  public static final int VERSION = 2;
 
   private Algorithm() {}
 }

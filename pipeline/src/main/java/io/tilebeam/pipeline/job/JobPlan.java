@@ -9,9 +9,6 @@ import io.tilebeam.io.sink.OutputChecks;
 import io.tilebeam.io.sink.OutputLocation;
 import io.tilebeam.io.sink.PostGisTileSink;
 import io.tilebeam.io.sink.PublishSpec;
-import io.tilebeam.io.source.GeoJsonSource;
-import io.tilebeam.io.source.SourceFile;
-import io.tilebeam.io.source.SourceFormatException;
 import io.tilebeam.io.source.SourceSpec;
 import io.tilebeam.pipeline.job.JobSpec.ExtentSpec;
 import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
@@ -34,7 +31,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import javax.measure.Unit;
 import org.apache.sis.measure.Units;
 
@@ -109,8 +105,8 @@ public final class JobPlan {
           tms.id() + " defines zooms 0 to " + tms.maxZoom());
     }
     CrsRef target = crs(l.targetCrs(), path + ".targetCrs");
-    SourceFile source = sourceFile(l, path);
-    CrsRef sourceCrs = sourceCrs(l, source, path);
+    ResolvedSource source = ResolvedSource.resolve(l, path);
+    CrsRef sourceCrs = sourceCrs(l, source.declaredCrs(), path);
     List<Extent> extents = extents(l, tms, path);
     String params = paramsWithDefaults(l.params(), target);
     ObjectNode p = (ObjectNode) CanonicalJson.parse(params);
@@ -118,12 +114,7 @@ public final class JobPlan {
     int precision = p.get("precision").intValue();
     PublishSpec publish = publishSpec(l, target, path);
     checkVectorTiles(l, tms, target, path);
-    String sourceIdentity;
-    try {
-      sourceIdentity = source.identity();
-    } catch (IOException e) {
-      throw new JobSpecException(path + ".source.uri", l.sourceUri(), "cannot be read: " + e, e);
-    }
+    String sourceIdentity = source.identity();
     TileWork template =
         new TileWork(
             namespace,
@@ -139,7 +130,17 @@ public final class JobPlan {
     return new LayerPlan(
         new LayerTiling(l.name(), tms, extents, l.minZoom(), l.maxZoom()),
         template,
-        new SourceSpec(source, l.sourceFormat(), sourceCrs, tms, l.minZoom(), l.maxZoom(), buffer),
+        new SourceSpec(
+            source.file(),
+            source.table(),
+            l.sourceFormat(),
+            l.sourceOptions().idColumn(),
+            source.indexed(),
+            sourceCrs,
+            tms,
+            l.minZoom(),
+            l.maxZoom(),
+            buffer),
         new RenderSpec(tms, sourceCrs, target, buffer, precision),
         publish);
   }
@@ -168,39 +169,44 @@ public final class JobPlan {
     }
   }
 
-  /** The layer's source: a readable local file, or a GCS object pinned to its generation. */
-  private static SourceFile sourceFile(LayerSpec l, String path) {
-    try {
-      return SourceFile.resolve(l.sourceUri(), GcsSettings.fromEnvironment());
-    } catch (IllegalArgumentException e) {
-      throw new JobSpecException(path + ".source.uri", l.sourceUri(), e.getMessage(), e);
-    }
-  }
-
   /**
-   * The job's CRS, else the one the file declares, else RFC 7946's CRS84; the two must agree.
-   * GeoJSONSeq records declare none: RFC 8142 says CRS84.
+   * The job's CRS, else the one the source declares (a GeoJSON {@code crs} member, a FlatGeobuf
+   * header, a PostGIS SRID), else RFC 7946's CRS84 for GeoJSON; the two must agree. GeoJSONSeq
+   * records declare none: RFC 8142 says CRS84. A FlatGeobuf file or PostGIS table that declares
+   * none needs the job's.
    */
-  private static CrsRef sourceCrs(LayerSpec l, SourceFile source, String path) {
-    Optional<String> declared;
-    try {
-      declared =
-          l.sourceFormat().equals("geojson")
-              ? new GeoJsonSource(source).declaredCrs()
-              : Optional.empty();
-    } catch (IOException | SourceFormatException e) {
-      throw new JobSpecException(path + ".source.uri", l.sourceUri(), e.getMessage(), e);
+  private static CrsRef sourceCrs(LayerSpec l, String declared, String path) {
+    String from =
+        l.sourceFormat().equals("postgis")
+            ? path + ".source (the SRID of its geometries)"
+            : path + ".source.uri (the CRS it declares)";
+    CrsRef fromSource = null;
+    if (declared != null) {
+      try {
+        fromSource = CrsRef.of(declared);
+      } catch (UnknownCrsException e) {
+        // A declaration SIS cannot read is only an error when there is nothing else to go by.
+        if (l.sourceCrs() == null) {
+          throw new JobSpecException(from, declared, "unknown CRS: give source.crs", e);
+        }
+      }
     }
-    CrsRef fromFile = declared.map(d -> crs(d, path + ".source.uri (its crs member)")).orElse(null);
     if (l.sourceCrs() == null) {
-      return fromFile != null ? fromFile : CrsRef.of("OGC:CRS84");
+      if (fromSource != null) {
+        return fromSource;
+      }
+      if (l.sourceFormat().startsWith("geojson")) {
+        return CrsRef.of("OGC:CRS84");
+      }
+      throw new JobSpecException(
+          path + ".source.crs", null, "the source declares no CRS: the job must give one");
     }
     CrsRef fromJob = crs(l.sourceCrs(), path + ".source.crs");
-    if (fromFile != null && !sameAxesIgnored(fromFile, fromJob)) {
+    if (fromSource != null && !sameAxesIgnored(fromSource, fromJob)) {
       throw new JobSpecException(
           path + ".source.crs",
           l.sourceCrs(),
-          "contradicts the CRS the file declares (" + fromFile.identity() + ")");
+          "contradicts the CRS the source declares (" + fromSource.identity() + ")");
     }
     return fromJob;
   }

@@ -19,9 +19,11 @@ public record JobSpec(String namespace, List<LayerSpec> layers) {
    * One layer of a job.
    *
    * @param name {@code [a-z0-9_-]{1,64}}
-   * @param sourceUri path or {@code file:} URI of the source
-   * @param sourceFormat {@code geojson}
-   * @param sourceCrs the source CRS as spelled, or null to take the file's or RFC 7946's
+   * @param sourceUri path, {@code file:} URI or {@code gs://} object of the source, or the
+   *     PostgreSQL URL of a {@code postgis} source
+   * @param sourceFormat {@code geojson}, {@code geojsonseq}, {@code flatgeobuf} or {@code postgis}
+   * @param sourceCrs the source CRS as spelled, or null to take the one the source declares
+   * @param sourceOptions the format-specific source fields
    * @param extents the extents to cover
    * @param tileMatrixSet the matrix set name
    * @param minZoom the first zoom
@@ -39,6 +41,7 @@ public record JobSpec(String namespace, List<LayerSpec> layers) {
       String sourceUri,
       String sourceFormat,
       String sourceCrs,
+      SourceOptions sourceOptions,
       List<ExtentSpec> extents,
       String tileMatrixSet,
       int minZoom,
@@ -54,6 +57,24 @@ public record JobSpec(String namespace, List<LayerSpec> layers) {
       extents = List.copyOf(extents);
     }
   }
+
+  /**
+   * The source fields that only some formats have; each null when the job leaves it out.
+   *
+   * @param idColumn the column holding feature ids (flatgeobuf, postgis)
+   * @param table the table, {@code name} or {@code schema.name} (postgis)
+   * @param query the query to read instead of a table (postgis)
+   * @param geometryColumn the geometry column, when the table has several (postgis)
+   * @param version the version of the data, which enters the work keys (postgis)
+   * @param versionQuery SQL whose one value is that version (postgis)
+   */
+  public record SourceOptions(
+      String idColumn,
+      String table,
+      String query,
+      String geometryColumn,
+      String version,
+      String versionQuery) {}
 
   /**
    * An extent: {@code [west, south, east, north]} in {@code crs}, east/north axis order.

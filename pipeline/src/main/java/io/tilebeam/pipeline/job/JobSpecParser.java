@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.tilebeam.pipeline.job.JobSpec.ExtentSpec;
 import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
+import io.tilebeam.pipeline.job.JobSpec.SourceOptions;
 import io.tilebeam.transforms.key.CanonicalJson;
 import io.tilebeam.transforms.key.TileWork;
 import java.io.IOException;
@@ -26,11 +27,15 @@ import java.util.regex.Pattern;
  */
 public final class JobSpecParser {
 
-  /** Source formats of the contract; only {@link #READ_FORMATS} can be read today. */
+  /** Source formats of the contract; all of them ({@link #READ_FORMATS}) can be read. */
   static final Set<String> SOURCE_FORMATS =
       Set.of("geojson", "geojsonseq", "flatgeobuf", "postgis");
 
-  static final Set<String> READ_FORMATS = Set.of("geojson", "geojsonseq");
+  static final Set<String> READ_FORMATS = Set.of("geojson", "geojsonseq", "flatgeobuf", "postgis");
+
+  /** Source fields only a PostGIS source has. */
+  static final Set<String> POSTGIS_SOURCE_FIELDS =
+      Set.of("table", "query", "geometryColumn", "version", "versionQuery");
 
   static final Set<String> OUTPUT_FORMATS = Set.of("geojson", "flatgeobuf", "mvt", "postgis");
 
@@ -126,9 +131,22 @@ public final class JobSpecParser {
           path + ".name", name, "must not start with '_' (reserved for _failed and _tmp)");
     }
     JsonNode source = object(node, "source", path + ".source");
-    allowOnly(source, path + ".source.", Set.of("uri", "format", "crs"));
+    allowOnly(
+        source,
+        path + ".source.",
+        Set.of(
+            "uri",
+            "format",
+            "crs",
+            "idColumn",
+            "table",
+            "query",
+            "geometryColumn",
+            "version",
+            "versionQuery"));
     String sourceFormat =
         choice(source, "format", path + ".source.format", SOURCE_FORMATS, READ_FORMATS);
+    SourceOptions options = sourceOptions(source, sourceFormat, path + ".source");
     JsonNode output = object(node, "output", path + ".output");
     allowOnly(output, path + ".output.", Set.of("uri", "format", "table"));
     String outputFormat =
@@ -139,6 +157,7 @@ public final class JobSpecParser {
         text(source, "uri", path + ".source.uri"),
         sourceFormat,
         optionalText(source, "crs", path + ".source.crs"),
+        options,
         extents(node.get("extents"), path + ".extents"),
         text(node, "tileMatrixSet", path + ".tileMatrixSet"),
         zooms[0],
@@ -148,6 +167,48 @@ public final class JobSpecParser {
         outputFormat,
         optionalText(output, "table", path + ".output.table"),
         params(node.get("params"), path + ".params"));
+  }
+
+  /** The format-specific source fields, each allowed only where it means something. */
+  private static SourceOptions sourceOptions(JsonNode source, String format, String path) {
+    boolean postgis = format.equals("postgis");
+    for (String field : POSTGIS_SOURCE_FIELDS) {
+      if (!postgis && source.has(field)) {
+        throw new JobSpecException(
+            path + "." + field, source.get(field), "is only used with source format postgis");
+      }
+    }
+    if (source.has("idColumn") && !(postgis || format.equals("flatgeobuf"))) {
+      throw new JobSpecException(
+          path + ".idColumn",
+          source.get("idColumn"),
+          "is only used with source formats flatgeobuf and postgis (GeoJSON ids are the id"
+              + " member)");
+    }
+    SourceOptions options =
+        new SourceOptions(
+            optionalText(source, "idColumn", path + ".idColumn"),
+            optionalText(source, "table", path + ".table"),
+            optionalText(source, "query", path + ".query"),
+            optionalText(source, "geometryColumn", path + ".geometryColumn"),
+            optionalText(source, "version", path + ".version"),
+            optionalText(source, "versionQuery", path + ".versionQuery"));
+    if (postgis) {
+      if ((options.table() == null) == (options.query() == null)) {
+        throw new JobSpecException(
+            path + ".table",
+            options.table(),
+            "a postgis source needs exactly one of table and query");
+      }
+      if ((options.version() == null) == (options.versionQuery() == null)) {
+        throw new JobSpecException(
+            path + ".version",
+            options.version(),
+            "a postgis source needs exactly one of version and versionQuery (the version of the"
+                + " data, which enters the work keys: tilebeam cannot hash a table)");
+      }
+    }
+    return options;
   }
 
   private static List<ExtentSpec> extents(JsonNode node, String path) {

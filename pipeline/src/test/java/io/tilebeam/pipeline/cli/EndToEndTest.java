@@ -45,7 +45,7 @@ class EndToEndTest {
           "pacific/3/0/3.geojson",
               "sha256:a0218bb0fefa3d303bafe4e4ba2a499c426dec26a399b554f53e5704e06c82b5",
           "vector/0/0/0.mvt",
-              "sha256:46f5373eaa22572ea4b95edf8cc71059f231f8b3291ae7b27bf967aef0d7b30a");
+              "sha256:04132179bc837a9972e2798b49c12dc56b56805894b482fcee2e62b84cabac31");
 
   @TempDir Path dir;
 

@@ -12,6 +12,7 @@ import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.io.sink.DeadLetters;
 import io.tilebeam.io.sink.GcsSettings;
 import io.tilebeam.io.sink.GcsStandIn;
+import io.tilebeam.io.source.Gdal;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -87,8 +88,9 @@ class SourceFormatsTest {
   }
 
   /**
-   * Sources in Google Cloud Storage (the stand-in): the sample as a GeoJSON object and as a
-   * GeoJSONSeq object publish the same tiles as the local file; a missing object is exit 2.
+   * Sources in Google Cloud Storage (the stand-in): the sample as a GeoJSON object, a FlatGeobuf
+   * object (read per tile in ranges) and a GeoJSONSeq object publish the same tiles as the local
+   * file; a missing object is exit 2.
    */
   @Test
   void gcsSourcesPublishTheSameTilesAsTheLocalFile() throws Exception {
@@ -102,6 +104,11 @@ class SourceFormatsTest {
       storage.create(
           BlobInfo.newBuilder(BlobId.of("sources", "islands.geojsonseq")).build(),
           Files.readAllBytes(sequence()));
+      Path fgb = dir.resolve("islands.fgb");
+      Gdal.ogr2ogr("-f", "FlatGeobuf", fgb.toString(), TestJobs.SAMPLE_SOURCE);
+      storage.create(
+          BlobInfo.newBuilder(BlobId.of("sources", "islands.fgb")).build(),
+          Files.readAllBytes(fgb));
       storage.close();
       System.setProperty("tilebeam.gcs.endpoint", server.endpoint());
       try {
@@ -114,11 +121,15 @@ class SourceFormatsTest {
         Path gcsJob = TestJobs.sample(gcsDir);
         String yaml = Files.readString(gcsJob);
         String source = "uri: " + TestJobs.SAMPLE_SOURCE + "\n      format: geojson\n";
-        // islands and pacific read the GeoJSON object, vector the GeoJSONSeq one.
+        // islands reads the GeoJSON object, pacific the FlatGeobuf one (ranged reads per tile),
+        // vector the GeoJSONSeq one.
         int last = yaml.lastIndexOf(source);
         yaml =
             yaml.substring(0, last)
-                    .replace(source, "uri: gs://sources/islands.geojson\n      format: geojson\n")
+                    .replaceFirst(
+                        java.util.regex.Pattern.quote(source),
+                        "uri: gs://sources/islands.geojson\n      format: geojson\n")
+                    .replace(source, "uri: gs://sources/islands.fgb\n      format: flatgeobuf\n")
                 + "uri: gs://sources/islands.geojsonseq\n      format: geojsonseq\n"
                 + yaml.substring(last + source.length());
         Files.writeString(gcsJob, yaml);
