@@ -1,14 +1,21 @@
 package io.tilebeam.io.ledger;
 
+import io.tilebeam.io.retry.RetryPolicy;
 import java.io.Serializable;
 import java.time.Duration;
 
 /**
  * How a run claims work: its run id (the owner of its claims), the stale window after which another
- * run's claim may be taken over, the keys per statement and the number of state shards.
+ * run's claim may be taken over, the keys per statement, the number of state shards, and how ledger
+ * statements that fail in a way that may pass are retried.
  */
 public record ClaimSettings(
-    String runId, Duration staleAfter, int batchSize, int shards, boolean retryFailed)
+    String runId,
+    Duration staleAfter,
+    int batchSize,
+    int shards,
+    boolean retryFailed,
+    RetryPolicy retry)
     implements Serializable {
 
   /** The keys per claim statement when none is set. */
@@ -35,6 +42,15 @@ public record ClaimSettings(
     if (shards < 1 || shards > 4096) {
       throw new IllegalArgumentException("shards must be in [1, 4096], was " + shards);
     }
+    if (retry == null) {
+      throw new IllegalArgumentException("a retry policy is required");
+    }
+  }
+
+  /** Settings retrying ledger statements under {@link RetryPolicy#DEFAULT}. */
+  public ClaimSettings(
+      String runId, Duration staleAfter, int batchSize, int shards, boolean retryFailed) {
+    this(runId, staleAfter, batchSize, shards, retryFailed, RetryPolicy.DEFAULT);
   }
 
   /** Settings with the default batch size and shard count. */
@@ -44,16 +60,21 @@ public record ClaimSettings(
 
   /** The same settings with another batch size. */
   public ClaimSettings withBatchSize(int size) {
-    return new ClaimSettings(runId, staleAfter, size, shards, retryFailed);
+    return new ClaimSettings(runId, staleAfter, size, shards, retryFailed, retry);
   }
 
   /** The same settings with another number of state shards. */
   public ClaimSettings withShards(int count) {
-    return new ClaimSettings(runId, staleAfter, batchSize, count, retryFailed);
+    return new ClaimSettings(runId, staleAfter, batchSize, count, retryFailed, retry);
   }
 
   /** The same settings, claiming tiles that failed permanently in earlier runs too. */
-  public ClaimSettings withRetryFailed(boolean retry) {
-    return new ClaimSettings(runId, staleAfter, batchSize, shards, retry);
+  public ClaimSettings withRetryFailed(boolean retryAll) {
+    return new ClaimSettings(runId, staleAfter, batchSize, shards, retryAll, retry);
+  }
+
+  /** The same settings, retrying ledger statements under {@code policy}. */
+  public ClaimSettings withRetry(RetryPolicy policy) {
+    return new ClaimSettings(runId, staleAfter, batchSize, shards, retryFailed, policy);
   }
 }

@@ -260,6 +260,66 @@ public final class Ledger implements AutoCloseable {
   }
 
   /**
+   * Records how many tiles the run planned, for its progress.
+   *
+   * @throws SQLException when the statement fails
+   */
+  public void planRun(String runId, long planned) throws SQLException {
+    try (PreparedStatement st =
+        connection.prepareStatement("UPDATE runs SET planned = ? WHERE run_id = ?")) {
+      st.setLong(1, planned);
+      st.setString(2, runId);
+      roundTrips++;
+      st.executeUpdate();
+    }
+  }
+
+  /**
+   * Adds to a run's progress: tiles claimed, skipped (completed, in flight elsewhere or failed
+   * before) and done (published or failed).
+   *
+   * @throws SQLException when the statement fails
+   */
+  public void addProgress(String runId, long claimed, long skipped, long done) throws SQLException {
+    try (PreparedStatement st =
+        connection.prepareStatement(
+            "UPDATE runs SET claimed = claimed + ?, skipped = skipped + ?, done = done + ?,"
+                + " progress_at = now() WHERE run_id = ?")) {
+      st.setLong(1, claimed);
+      st.setLong(2, skipped);
+      st.setLong(3, done);
+      st.setString(4, runId);
+      roundTrips++;
+      st.executeUpdate();
+    }
+  }
+
+  /**
+   * A run's progress as its workers counted it, or null for an unknown run.
+   *
+   * @throws SQLException when the statement fails
+   */
+  public RunProgress progress(String runId) throws SQLException {
+    try (PreparedStatement st =
+        connection.prepareStatement(
+            "SELECT coalesce(planned, 0), claimed, skipped, done,"
+                + " extract(epoch FROM now() - started_at) FROM runs WHERE run_id = ?")) {
+      st.setString(1, runId);
+      roundTrips++;
+      try (ResultSet rs = st.executeQuery()) {
+        return rs.next()
+            ? new RunProgress(
+                rs.getLong(1),
+                rs.getLong(2),
+                rs.getLong(3),
+                rs.getLong(4),
+                java.time.Duration.ofMillis((long) (rs.getDouble(5) * 1000)))
+            : null;
+      }
+    }
+  }
+
+  /**
    * Records the end of a run with its status and counts (a JSON object).
    *
    * @throws SQLException when the statement fails

@@ -177,7 +177,10 @@ public final class LedgerAdmin implements AutoCloseable {
   public List<List<String>> recentRuns(int limit) throws SQLException {
     return query(
         "SELECT run_id, started_at::text, coalesce(ended_at::text, ''), status,"
-            + " coalesce(counts::text, '') FROM runs ORDER BY started_at DESC LIMIT ?",
+            // A run still going shows how far its workers have counted.
+            + " coalesce(counts::text, CASE WHEN ended_at IS NULL THEN format('progress: planned"
+            + " %s, claimed %s, skipped %s, done %s', coalesce(planned, 0), claimed, skipped,"
+            + " done) ELSE '' END) FROM runs ORDER BY started_at DESC LIMIT ?",
         st -> st.setInt(1, limit),
         rs ->
             List.of(

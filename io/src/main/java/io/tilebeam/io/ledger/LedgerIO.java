@@ -1,6 +1,5 @@
 package io.tilebeam.io.ledger;
 
-import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.io.sink.PublishResult;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.TileWorkCoder;
@@ -150,7 +149,7 @@ public final class LedgerIO {
 
     @Setup
     public void setup() {
-      ledger = RetryingLedger.open(config, RetryPolicy.DEFAULT);
+      ledger = RetryingLedger.open(config, settings.retry());
     }
 
     @ProcessElement
@@ -210,6 +209,7 @@ public final class LedgerIO {
               "claim",
               l -> l.claim(settings.runId(), settings.staleAfter(), settings.retryFailed(), batch));
       roundTrips.inc();
+      long claimedHere = 0;
       for (Map.Entry<WorkKey, TileWork> e : batch) {
         ClaimState state = states.get(e.getKey());
         if (state == null) {
@@ -218,6 +218,7 @@ public final class LedgerIO {
         switch (state) {
           case CLAIMED -> {
             claimed.inc();
+            claimedHere++;
             out.output(KV.of(e.getKey(), e.getValue()));
           }
           case COMPLETED -> completed.inc();
@@ -225,6 +226,8 @@ public final class LedgerIO {
           default -> inFlight.inc();
         }
       }
+      ProgressCounter.through(ledger, settings.runId())
+          .add(claimedHere, batch.size() - claimedHere, 0);
     }
 
     @Teardown
@@ -294,7 +297,7 @@ public final class LedgerIO {
 
     @Setup
     public void setup() {
-      ledger = RetryingLedger.open(config, RetryPolicy.DEFAULT);
+      ledger = RetryingLedger.open(config, settings.retry());
     }
 
     @ProcessElement

@@ -3,6 +3,7 @@ package io.tilebeam.io.retry;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,17 +45,32 @@ public final class Retrier {
   private final Predicate<Exception> isTransient;
   private final Sleeper sleeper;
   private final DoubleSupplier random;
+  private final LongSupplier nanoClock;
 
-  /** A retrier with an injected sleeper and random source in [0, 1). */
+  /** A retrier with an injected sleeper and random source in [0, 1), timed by the system. */
   public Retrier(
       RetryPolicy policy,
       Predicate<Exception> isTransient,
       Sleeper sleeper,
       DoubleSupplier random) {
+    this(policy, isTransient, sleeper, random, System::nanoTime);
+  }
+
+  /**
+   * A retrier with an injected sleeper, random source in [0, 1) and clock (nanoseconds, for the
+   * budget).
+   */
+  public Retrier(
+      RetryPolicy policy,
+      Predicate<Exception> isTransient,
+      Sleeper sleeper,
+      DoubleSupplier random,
+      LongSupplier nanoClock) {
     this.policy = policy;
     this.isTransient = isTransient;
     this.sleeper = sleeper;
     this.random = random;
+    this.nanoClock = nanoClock;
   }
 
   /** A retrier that really sleeps, with a thread-local random source. */
@@ -78,6 +94,7 @@ public final class Retrier {
    */
   public <T, E extends Exception> T call(String what, Call<T, E> call, BeforeRetry beforeRetry)
       throws E {
+    long start = nanoClock.getAsLong();
     for (int attempt = 1; ; attempt++) {
       try {
         return call.run();
@@ -87,6 +104,16 @@ public final class Retrier {
         }
         Duration wait =
             Duration.ofNanos((long) (random.getAsDouble() * policy.bound(attempt).toNanos()));
+        Duration spent = Duration.ofNanos(nanoClock.getAsLong() - start);
+        if (spent.plus(wait).compareTo(policy.budget()) > 0) {
+          LOG.debug(
+              "{} failed (attempt {}), out of its {} budget: {}",
+              what,
+              attempt,
+              policy.budget(),
+              e.toString());
+          throw e;
+        }
         LOG.debug("{} failed (attempt {}), retrying in {}: {}", what, attempt, wait, e.toString());
         beforeRetry.failed(e);
         try {

@@ -4,19 +4,33 @@ import java.io.Serializable;
 import java.time.Duration;
 
 /**
- * How often and how patiently a transient storage error is retried: up to {@code maxAttempts}
- * attempts in all, waiting a random time in {@code [0, min(cap, base * 2^(n-1))]} before attempt
- * {@code n + 1} ("full jitter": concurrent writers that failed together do not retry together).
+ * How often and how patiently a transient error is retried: up to {@code maxAttempts} attempts in
+ * all, waiting a random time in {@code [0, min(cap, base * 2^(n-1))]} before attempt {@code n + 1}
+ * ("full jitter": concurrent writers that failed together do not retry together), and never
+ * starting a wait that would end more than {@code budget} after the first attempt began.
  *
  * @param maxAttempts attempts in all, the first included; at least 1
  * @param base the upper bound of the first wait
  * @param cap the largest upper bound of any wait
+ * @param budget the longest time from the first attempt to the start of the last one
  */
-public record RetryPolicy(int maxAttempts, Duration base, Duration cap) implements Serializable {
+public record RetryPolicy(int maxAttempts, Duration base, Duration cap, Duration budget)
+    implements Serializable {
 
-  /** Eight attempts, waits bounded by 200 ms doubling up to 10 s: about 25 s at most in all. */
+  /** The budget when none is given: long enough for every wait the other bounds allow. */
+  public static final Duration DEFAULT_BUDGET = Duration.ofMinutes(2);
+
+  /**
+   * Eight attempts, waits bounded by 200 ms doubling up to 10 s (about 25 s at most in all), within
+   * two minutes.
+   */
   public static final RetryPolicy DEFAULT =
       new RetryPolicy(8, Duration.ofMillis(200), Duration.ofSeconds(10));
+
+  /** A policy with the default budget. */
+  public RetryPolicy(int maxAttempts, Duration base, Duration cap) {
+    this(maxAttempts, base, cap, DEFAULT_BUDGET);
+  }
 
   /** Checks every field. */
   public RetryPolicy {
@@ -26,6 +40,9 @@ public record RetryPolicy(int maxAttempts, Duration base, Duration cap) implemen
     if (base == null || base.isNegative() || cap == null || cap.compareTo(base) < 0) {
       throw new IllegalArgumentException(
           "need 0 <= base <= cap, were base " + base + " and cap " + cap);
+    }
+    if (budget == null || budget.isNegative()) {
+      throw new IllegalArgumentException("budget must not be negative, was " + budget);
     }
   }
 

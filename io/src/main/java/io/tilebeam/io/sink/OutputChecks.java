@@ -2,6 +2,7 @@ package io.tilebeam.io.sink;
 
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageException;
+import io.tilebeam.io.retry.Retrier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -47,10 +48,18 @@ public final class OutputChecks {
   private static void checkBucket(GcsSettings settings, OutputLocation.Gcs gcs) {
     Storage storage = settings.open();
     try {
-      if (storage.get(gcs.bucket()) == null) {
+      // A failure that may pass is retried; one that outlasts the retries is no fault of the job.
+      if (Retrier.of(settings.retry(), GcsSettings::isTransient)
+              .call("look up bucket " + gcs.bucket(), () -> storage.get(gcs.bucket()))
+          == null) {
         throw new IllegalArgumentException("bucket '" + gcs.bucket() + "' does not exist");
       }
     } catch (StorageException e) {
+      if (GcsSettings.isTransient(e)) {
+        throw new IllegalStateException(
+            "cannot reach bucket '" + gcs.bucket() + "' (" + e.getCode() + "): " + e.getMessage(),
+            e);
+      }
       throw new IllegalArgumentException(
           "bucket '" + gcs.bucket() + "' cannot be used (" + e.getCode() + "): " + e.getMessage(),
           e);

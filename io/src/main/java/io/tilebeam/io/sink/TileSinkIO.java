@@ -1,6 +1,7 @@
 package io.tilebeam.io.sink;
 
 import io.tilebeam.io.ledger.LedgerConfig;
+import io.tilebeam.io.ledger.ProgressCounter;
 import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.outcome.TileFailure;
 import io.tilebeam.transforms.reproject.RenderedTile;
@@ -76,6 +77,8 @@ public final class TileSinkIO {
   }
 
   private static final class PublishFn extends DoFn<RenderedTile, PublishResult> {
+    private static final long PROGRESS_NANOS = 5_000_000_000L;
+
     private final Map<String, PublishSpec> specs;
     private final String runId;
     private final LedgerConfig ledger;
@@ -83,6 +86,9 @@ public final class TileSinkIO {
     private final Counter unchanged = Metrics.counter(TileSinkIO.class, "unchanged");
     private final Counter featuresWritten = Metrics.counter(TileSinkIO.class, "featuresWritten");
     private transient Map<String, TileSink> sinks;
+    private transient ProgressCounter progress;
+    private transient long doneInBundle;
+    private transient long lastCount;
 
     PublishFn(Map<String, PublishSpec> specs, String runId, LedgerConfig ledger) {
       this.specs = specs;
@@ -95,6 +101,26 @@ public final class TileSinkIO {
       sinks = new HashMap<>();
       for (Map.Entry<String, PublishSpec> e : specs.entrySet()) {
         sinks.put(e.getKey(), TileSinks.open(e.getValue(), runId, ledger));
+      }
+      progress = ProgressCounter.open(ledger, runId);
+    }
+
+    @StartBundle
+    public void startBundle() {
+      doneInBundle = 0;
+      lastCount = System.nanoTime();
+    }
+
+    /**
+     * Counts the tiles done so far in the ledger every few seconds, not only when the bundle ends:
+     * a runner may make a whole partition one bundle (Flink in batch does).
+     */
+    private void countProgress() {
+      doneInBundle++;
+      if (System.nanoTime() - lastCount > PROGRESS_NANOS) {
+        progress.add(0, 0, doneInBundle);
+        doneInBundle = 0;
+        lastCount = System.nanoTime();
       }
     }
 
@@ -111,15 +137,27 @@ public final class TileSinkIO {
             .output(
                 new TileFailure(
                     tile.key(), tile.work(), e.errorClass(), String.valueOf(e.getMessage())));
+        countProgress();
         return;
       }
+      countProgress();
       (result.outcome() == PublishResult.Outcome.WRITTEN ? written : unchanged).inc();
       featuresWritten.inc(result.featureCount());
       out.get(PUBLISHED).output(result);
     }
 
+    /** The bundle's tiles, counted in the ledger once they are all published. */
+    @FinishBundle
+    public void finishBundle() {
+      progress.add(0, 0, doneInBundle);
+      doneInBundle = 0;
+    }
+
     @Teardown
     public void teardown() throws IOException {
+      if (progress != null) {
+        progress.close();
+      }
       if (sinks != null) {
         for (TileSink s : sinks.values()) {
           s.close();

@@ -86,14 +86,24 @@ public final class ReadFeatures
   private static final TupleTag<KV<String, TileInput>> ASSIGNED = new TupleTag<>() {};
 
   private final Map<String, SourceSpec> sources;
+  private final RetryPolicy retry;
 
-  private ReadFeatures(Map<String, SourceSpec> sources) {
+  private ReadFeatures(Map<String, SourceSpec> sources, RetryPolicy retry) {
     this.sources = Map.copyOf(sources);
+    this.retry = retry;
   }
 
   /** Reads the sources of these layers, one spec per layer name. */
   public static ReadFeatures from(Map<String, SourceSpec> sources) {
-    return new ReadFeatures(sources);
+    return from(sources, RetryPolicy.DEFAULT);
+  }
+
+  /**
+   * Reads the sources of these layers, retrying source queries that fail in a way that may pass
+   * under {@code retry}.
+   */
+  public static ReadFeatures from(Map<String, SourceSpec> sources, RetryPolicy retry) {
+    return new ReadFeatures(sources, retry);
   }
 
   @Override
@@ -122,7 +132,7 @@ public final class ReadFeatures
               .apply("IndexedLayers", Filter.by(kv -> indexed.contains(kv.getValue().layer())))
               .apply(
                   "ReadPerTile",
-                  ParDo.of(new ReadTileFn(sources))
+                  ParDo.of(new ReadTileFn(sources, retry))
                       .withOutputTags(TILES, TupleTagList.of(DEAD_LETTERS).and(FAILED)));
       tiles.add(perTile.get(TILES).setCoder(SerializableCoder.of(TileFeatures.class)));
       deadLetters.add(
@@ -292,11 +302,13 @@ public final class ReadFeatures
     private final Counter repaired = Metrics.counter(ReadFeatures.class, ReprojectTiles.REPAIRED);
     private final Counter deadLettered =
         Metrics.counter(ReadFeatures.class, ReprojectTiles.DEAD_LETTERED);
+    private final RetryPolicy retry;
     private transient Map<String, FlatGeobufSource> files;
     private transient Map<String, PostGisFeatures> tables;
 
-    ReadTileFn(Map<String, SourceSpec> sources) {
+    ReadTileFn(Map<String, SourceSpec> sources, RetryPolicy retry) {
       this.sources = sources;
+      this.retry = retry;
     }
 
     @Setup
@@ -371,8 +383,7 @@ public final class ReadFeatures
     }
 
     private PostGisFeatures table(String layer, SourceSpec spec) {
-      return tables.computeIfAbsent(
-          layer, l -> new PostGisFeatures(spec.table(), RetryPolicy.DEFAULT));
+      return tables.computeIfAbsent(layer, l -> new PostGisFeatures(spec.table(), retry));
     }
 
     @Teardown

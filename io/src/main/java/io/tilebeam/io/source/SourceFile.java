@@ -6,6 +6,7 @@ import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageException;
 import io.tilebeam.io.Locations;
+import io.tilebeam.io.retry.Retrier;
 import io.tilebeam.io.sink.Checksums;
 import io.tilebeam.io.sink.GcsSettings;
 import java.io.EOFException;
@@ -107,16 +108,30 @@ public sealed interface SourceFile extends Serializable {
     @Override
     public byte[] read(long offset, int length) throws IOException {
       Storage storage = gcs.open();
-      try (ReadChannel channel = storage.reader(BlobId.of(bucket, object, generation))) {
-        channel.seek(offset);
-        channel.limit(offset + length);
-        channel.setChunkSize(0);
-        return readFully(channel, offset, length);
+      try {
+        // A ranged read is cheap to repeat: failures that may pass are retried in place.
+        return Retrier.of(gcs.retry(), e -> GcsSettings.isTransient(e) || transientIo(e))
+            .call(
+                "read " + describe(),
+                () -> {
+                  try (ReadChannel channel =
+                      storage.reader(BlobId.of(bucket, object, generation))) {
+                    channel.seek(offset);
+                    channel.limit(offset + length);
+                    channel.setChunkSize(0);
+                    return readFully(channel, offset, length);
+                  }
+                });
       } catch (StorageException e) {
         throw new IOException(describe() + ": cannot read bytes " + offset + "+" + length, e);
       } finally {
         GcsSettings.closeQuietly(storage);
       }
+    }
+
+    /** A broken connection while reading, not the end of the object. */
+    private static boolean transientIo(Exception e) {
+      return e instanceof IOException && !(e instanceof java.io.EOFException);
     }
 
     /**
@@ -194,12 +209,19 @@ public sealed interface SourceFile extends Serializable {
     String object = rest.substring(slash + 1);
     Storage storage = gcs.open();
     try {
-      Blob blob = storage.get(BlobId.of(bucket, object));
+      Blob blob =
+          Retrier.of(gcs.retry(), GcsSettings::isTransient)
+              .call("look up " + uri, () -> storage.get(BlobId.of(bucket, object)));
       if (blob == null) {
         throw new IllegalArgumentException("no such object");
       }
       return new Gcs(bucket, object, blob.getGeneration(), blob.getCrc32c(), blob.getSize(), gcs);
     } catch (StorageException e) {
+      if (GcsSettings.isTransient(e)) {
+        // Not the job's fault: the run fails (exit 1) and can be run again.
+        throw new IllegalStateException(
+            uri + " cannot be reached (" + e.getCode() + "): " + e.getMessage(), e);
+      }
       throw new IllegalArgumentException(
           "cannot be read (" + e.getCode() + "): " + e.getMessage(), e);
     } finally {

@@ -24,6 +24,8 @@ public final class ChaosProxy implements AutoCloseable {
   private final AtomicInteger connections = new AtomicInteger();
   private final AtomicInteger cuts = new AtomicInteger();
   private volatile boolean armed;
+  private double rate;
+  private java.util.Random random;
 
   private ChaosProxy(String host, int port, int everyNth, int afterChunks) throws IOException {
     this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -34,6 +36,20 @@ public final class ChaosProxy implements AutoCloseable {
     Thread accept = new Thread(this::accept, "chaos-accept");
     accept.setDaemon(true);
     accept.start();
+  }
+
+  /**
+   * A proxy to {@code host:port} that, once {@link #arm}ed, cuts the connection at a share {@code
+   * rate} of the client's messages (a statement, more or less), chosen by a random source seeded
+   * with {@code seed}: half of the cuts before the message reaches the server (the statement never
+   * runs), half after (it runs, and its answer is lost).
+   */
+  public static ChaosProxy random(String host, int port, double rate, long seed)
+      throws IOException {
+    ChaosProxy p = new ChaosProxy(host, port, Integer.MAX_VALUE, Integer.MAX_VALUE);
+    p.rate = rate;
+    p.random = new java.util.Random(seed);
+    return p;
   }
 
   /** A proxy to {@code host:port}, not cutting anything until {@link #arm}ed. */
@@ -63,15 +79,29 @@ public final class ChaosProxy implements AutoCloseable {
         Socket client = server.accept();
         Socket upstream = new Socket(targetHost, targetPort);
         boolean doomed = armed && connections.incrementAndGet() % everyNth == 0;
-        pump(client, upstream, doomed);
-        pump(upstream, client, false);
+        pump(client, upstream, doomed, true);
+        pump(upstream, client, false, false);
       } catch (IOException e) {
         return; // closed
       }
     }
   }
 
-  private void pump(Socket from, Socket to, boolean doomed) {
+  /** 0: no cut; 1: cut before forwarding this message; 2: cut after forwarding it. */
+  private int randomCut() {
+    if (random == null || !armed) {
+      return 0;
+    }
+    synchronized (random) {
+      if (random.nextDouble() >= rate) {
+        return 0;
+      }
+      cuts.incrementAndGet();
+      return random.nextBoolean() ? 1 : 2;
+    }
+  }
+
+  private void pump(Socket from, Socket to, boolean doomed, boolean clientSide) {
     Thread t =
         new Thread(
             () -> {
@@ -84,11 +114,22 @@ public final class ChaosProxy implements AutoCloseable {
                     cuts.incrementAndGet();
                     break;
                   }
+                  int randomCut = clientSide ? randomCut() : 0;
+                  if (randomCut == 1) {
+                    break;
+                  }
                   out.write(buf, 0, n);
                   out.flush();
+                  if (randomCut == 2) {
+                    // Let the server take the message before the answer's way is cut.
+                    Thread.sleep(20);
+                    break;
+                  }
                 }
               } catch (IOException ignored) {
                 // The other direction closed the connection.
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
               } finally {
                 closeQuietly(from);
                 closeQuietly(to);

@@ -168,6 +168,33 @@ class LedgerTest {
   }
 
   @Test
+  void aRunsProgressAddsUpAndDescribesItself() throws Exception {
+    try (Ledger l = Ledger.open(config)) {
+      l.startRun("run-progress", "digest");
+      l.planRun("run-progress", 1000);
+      l.addProgress("run-progress", 400, 100, 0);
+      l.addProgress("run-progress", 500, 0, 300);
+      l.addProgress("run-progress", 0, 0, 200);
+      RunProgress p = l.progress("run-progress");
+      assertEquals(1000, p.planned());
+      assertEquals(900, p.claimed());
+      assertEquals(100, p.skipped());
+      assertEquals(500, p.done());
+      assertEquals(null, l.progress("no-such-run"));
+    }
+    RunProgress p = new RunProgress(1000, 900, 100, 450, java.time.Duration.ofSeconds(90));
+    assertEquals(
+        "1,000 of 1,000 planned tiles looked up (100 skipped, 900 claimed); 450 of 900 claimed"
+            + " done, 5.0 tiles/s, about 1m30s left",
+        p.describe());
+    // Still claiming: no time left is guessed yet.
+    assertEquals(
+        "300 of 1,000 planned tiles looked up (0 skipped, 300 claimed); 10 of 300 claimed done,"
+            + " 1.0 tiles/s",
+        new RunProgress(1000, 300, 0, 10, java.time.Duration.ofSeconds(10)).describe());
+  }
+
+  @Test
   void aLedgerMigratedByANewerTilebeamIsRefused() throws Exception {
     LedgerConfig newer = TestLedgers.freshSchema("LedgerTestNewer");
     try (var c = newer.connect();

@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -52,7 +53,7 @@ public final class GcsStandIn implements AutoCloseable {
 
   /** A fault to inject. */
   public enum Fault {
-    /** The request is not applied and the connection is dropped mid-response. */
+    /** The request is not applied and the connection is closed before any response. */
     DROP_BEFORE,
     /** The request is applied, then the connection is dropped mid-response. */
     DROP_AFTER,
@@ -92,6 +93,13 @@ public final class GcsStandIn implements AutoCloseable {
   private final AtomicLong generations = new AtomicLong(1_700_000_000_000_000L);
   private final AtomicLong uploadIds = new AtomicLong();
   private final ConcurrentLinkedQueue<Injected> faults = new ConcurrentLinkedQueue<>();
+  private static final Fault[] TRANSIENT = {
+    Fault.DROP_BEFORE, Fault.DROP_AFTER, Fault.UNAVAILABLE, Fault.TOO_MANY_REQUESTS
+  };
+  private volatile Random random;
+  private volatile double faultRate;
+  private final java.util.concurrent.atomic.AtomicInteger randomFaults =
+      new java.util.concurrent.atomic.AtomicInteger();
   private final ConcurrentLinkedQueue<String> requests = new ConcurrentLinkedQueue<>();
 
   private GcsStandIn(HttpServer server) {
@@ -158,6 +166,21 @@ public final class GcsStandIn implements AutoCloseable {
     faults.add(new Injected(request, fault));
   }
 
+  /**
+   * From now on, fails a share {@code rate} of all requests, chosen by a random source seeded with
+   * {@code seed}, with a transient fault (503, 429, or the connection dropped before or after the
+   * request took effect); 0 stops it.
+   */
+  public void failRandomly(double rate, long seed) {
+    this.faultRate = rate;
+    this.random = rate > 0 ? new Random(seed) : null;
+  }
+
+  /** Requests failed by {@link #failRandomly} so far. */
+  public int randomFaults() {
+    return randomFaults.get();
+  }
+
   /** Every request received so far, as {@code METHOD path?query}. */
   public List<String> requests() {
     return new ArrayList<>(requests);
@@ -183,7 +206,9 @@ public final class GcsStandIn implements AutoCloseable {
       byte[] body = readBody(ex);
       Fault fault = takeFault(description);
       if (fault == Fault.DROP_BEFORE) {
-        dropConnection(ex);
+        // Closed before any status line: to the client, the server went away mid-request. (A 200
+        // with a cut body would read as success to a call that ignores the body, like DELETE.)
+        ex.close();
         return;
       }
       if (fault == Fault.UNAVAILABLE
@@ -210,6 +235,15 @@ public final class GcsStandIn implements AutoCloseable {
   }
 
   private Fault takeFault(String description) {
+    Random random = this.random;
+    if (random != null) {
+      synchronized (random) {
+        if (random.nextDouble() < faultRate) {
+          randomFaults.incrementAndGet();
+          return TRANSIENT[random.nextInt(TRANSIENT.length)];
+        }
+      }
+    }
     for (Injected i : faults) {
       if (i.request().test(description) && faults.remove(i)) {
         return i.fault();

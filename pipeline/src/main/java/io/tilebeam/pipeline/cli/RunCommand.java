@@ -42,7 +42,7 @@ final class RunCommand {
       throws IOException {
     try (LedgerHandle handle = opening.get()) {
       LedgerConfig ledger = handle.config();
-      Retrier.of(RetryPolicy.DEFAULT, RetryingLedger::passes)
+      Retrier.of(plan.retry(), RetryingLedger::passes)
           .call(
               "migrate the ledger",
               () -> {
@@ -57,13 +57,15 @@ final class RunCommand {
           ClaimSettings.of(runId, options.staleAfter())
               .withBatchSize(options.claimBatch())
               .withShards(options.claimShards())
-              .withRetryFailed(options.retryFailed());
+              .withRetryFailed(options.retryFailed())
+              .withRetry(plan.retry());
       RunReport nothingToDo;
-      try (RetryingLedger l = RetryingLedger.open(ledger, RetryPolicy.DEFAULT)) {
+      try (RetryingLedger l = RetryingLedger.open(ledger, plan.retry())) {
         l.call(
             "record the run",
             x -> {
               x.startRun(runId, plan.digest());
+              x.planRun(runId, plan.tileCount());
               return null;
             });
         nothingToDo = l.call("look up the planned tiles", x -> nothingToDo(plan, x, settings));
@@ -88,15 +90,19 @@ final class RunCommand {
         LOG.info("Run {} starting on {}", runId, beam.getRunner().getSimpleName());
         Pipeline pipeline = Pipeline.create(beam);
         TilebeamGraph.build(pipeline, plan, ledger, settings);
+        ProgressLog progress = ProgressLog.start(ledger, runId, options.progressEvery());
         try {
           PipelineResult result = pipeline.run();
           result.waitUntilFinish();
           report = RunReport.from(result.metrics(), runId);
         } catch (RuntimeException e) {
+          progress.close();
           // The run is over: its unfinished claims would otherwise wait out the stale window.
           releaseOwnClaims(ledger, runId);
           endRun(ledger, runId, "failed", "{}");
           throw e;
+        } finally {
+          progress.close();
         }
       }
       endRun(
@@ -187,6 +193,7 @@ final class RunCommand {
 
   private static void endRun(LedgerConfig ledger, String runId, String status, String counts) {
     try (RetryingLedger l = RetryingLedger.open(ledger, RetryPolicy.DEFAULT)) {
+      // The run is over whatever its retry settings: its end is recorded with the default patience.
       l.call(
           "record the end of the run",
           x -> {
@@ -211,5 +218,6 @@ final class RunCommand {
       int claimBatch,
       int claimShards,
       boolean retryFailed,
+      Duration progressEvery,
       java.util.concurrent.CompletableFuture<PipelineOptions> beam) {}
 }

@@ -2,6 +2,7 @@ package io.tilebeam.pipeline.cli;
 
 import io.tilebeam.io.ledger.ClaimSettings;
 import io.tilebeam.io.ledger.LedgerUnavailableException;
+import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.pipeline.job.JobPlan;
 import io.tilebeam.pipeline.job.JobSpecException;
 import io.tilebeam.pipeline.job.JobSpecParser;
@@ -39,6 +40,9 @@ public final class Tilebeam {
   /** How long one task may take unless {@code --task-timeout} says otherwise. */
   public static final Duration DEFAULT_TASK_TIMEOUT = Duration.ofMinutes(30);
 
+  /** How often a run logs its progress unless {@code --progress-every} says otherwise. */
+  public static final Duration DEFAULT_PROGRESS_EVERY = Duration.ofSeconds(30);
+
   private static final Set<String> FLAGS =
       Set.of(
           "--job",
@@ -52,7 +56,12 @@ public final class Tilebeam {
           "--claim-batch",
           "--claim-shards",
           "--older-than",
-          "--run");
+          "--run",
+          "--progress-every",
+          "--retry-attempts",
+          "--retry-base",
+          "--retry-cap",
+          "--retry-budget");
 
   private static final Set<String> SWITCHES = Set.of("--retry-failed", "--repair");
 
@@ -63,7 +72,9 @@ public final class Tilebeam {
           "  tilebeam run  --job FILE [--ledger JDBC_URL] [--report FILE] [--tile-budget N]",
           "                [--task-timeout DURATION] [--stale-after DURATION] [--claim-batch N]",
           "                [--runner=DirectRunner|FlinkRunner] [other Beam options]",
-          "                [--claim-shards N] [--retry-failed]",
+          "                [--claim-shards N] [--retry-failed] [--progress-every DURATION|off]",
+          "                [--retry-attempts N] [--retry-base DURATION] [--retry-cap DURATION]",
+          "                [--retry-budget DURATION]",
           "  tilebeam plan   --job FILE [--ledger JDBC_URL] [--tiles-out FILE]",
           "  tilebeam status [--ledger JDBC_URL] [--job FILE]",
           "  tilebeam reap   [--ledger JDBC_URL] [--older-than DURATION] [--run RUN_ID] [--job FILE]",
@@ -128,6 +139,9 @@ public final class Tilebeam {
       CompletableFuture<PipelineOptions> beam =
           Background.start("tilebeam-beam-options", () -> beamOptions(a.beamArgs()));
       JobPlan plan = resolve(a);
+      if (RemoteWorkers.remote(a.beamArgs())) {
+        RemoteWorkers.check(plan, a.get("--ledger"));
+      }
       return run(a, plan, beam, ledger, out);
     }
   }
@@ -186,6 +200,9 @@ public final class Tilebeam {
             (int) Math.min(10_000, positiveLong(a, "--claim-batch", 500)),
             (int) Math.min(4096, positiveLong(a, "--claim-shards", ClaimSettings.DEFAULT_SHARDS)),
             a.has("--retry-failed"),
+            "off".equals(a.get("--progress-every"))
+                ? null
+                : duration(a, "--progress-every", DEFAULT_PROGRESS_EVERY),
             beam);
     return RunCommand.run(plan, options, ledger, out);
   }
@@ -230,7 +247,26 @@ public final class Tilebeam {
 
   private static JobPlan resolve(Arguments a) {
     CrsResolver.warmUpInBackground();
-    return JobPlan.resolve(JobSpecParser.parse(Path.of(a.require("--job"))));
+    return JobPlan.resolve(JobSpecParser.parse(Path.of(a.require("--job"))), retryPolicy(a));
+  }
+
+  /**
+   * How calls to outside systems retry failures that may pass: {@code --retry-attempts}, {@code
+   * --retry-base}, {@code --retry-cap} and {@code --retry-budget}, each defaulting to {@link
+   * RetryPolicy#DEFAULT}'s.
+   */
+  private static RetryPolicy retryPolicy(Arguments a) {
+    RetryPolicy d = RetryPolicy.DEFAULT;
+    long attempts = positiveLong(a, "--retry-attempts", d.maxAttempts());
+    try {
+      return new RetryPolicy(
+          (int) Math.min(attempts, 100),
+          duration(a, "--retry-base", d.base()),
+          duration(a, "--retry-cap", d.cap()),
+          duration(a, "--retry-budget", d.budget()));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("retry settings: " + e.getMessage());
+    }
   }
 
   private static Path home(Arguments a) {

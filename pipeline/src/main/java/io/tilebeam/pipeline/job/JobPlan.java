@@ -3,6 +3,7 @@ package io.tilebeam.pipeline.job;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.ledger.LedgerConfig;
+import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.io.sink.Checksums;
 import io.tilebeam.io.sink.GcsSettings;
 import io.tilebeam.io.sink.OutputChecks;
@@ -54,10 +55,12 @@ public final class JobPlan {
   private final String namespace;
   private final List<LayerPlan> layers;
   private final String digest;
+  private final RetryPolicy retry;
 
-  private JobPlan(String namespace, List<LayerPlan> layers) {
+  private JobPlan(String namespace, List<LayerPlan> layers, RetryPolicy retry) {
     this.namespace = namespace;
     this.layers = List.copyOf(layers);
+    this.retry = retry;
     StringBuilder all = new StringBuilder(namespace);
     layers.forEach(l -> all.append('\n').append(l.template().encode()));
     this.digest = Checksums.of(all.toString().getBytes(StandardCharsets.UTF_8));
@@ -69,11 +72,27 @@ public final class JobPlan {
    * @throws JobSpecException when a source, CRS, extent or output cannot be used
    */
   public static JobPlan resolve(JobSpec spec) {
+    return resolve(spec, RetryPolicy.DEFAULT);
+  }
+
+  /**
+   * Resolves a job whose calls to outside systems (storage, ledger, source databases) retry
+   * failures that may pass under {@code retry}.
+   *
+   * @throws JobSpecException when a source, CRS, extent or output cannot be used
+   */
+  public static JobPlan resolve(JobSpec spec, RetryPolicy retry) {
+    GcsSettings gcs = GcsSettings.fromEnvironment().withRetry(retry);
     List<LayerPlan> layers = new ArrayList<>();
     for (int i = 0; i < spec.layers().size(); i++) {
-      layers.add(layer(spec.namespace(), spec.layers().get(i), "layers[" + i + "]"));
+      layers.add(layer(spec.namespace(), spec.layers().get(i), "layers[" + i + "]", gcs));
     }
-    return new JobPlan(spec.namespace(), layers);
+    return new JobPlan(spec.namespace(), layers, retry);
+  }
+
+  /** How the job's calls to outside systems retry failures that may pass. */
+  public RetryPolicy retry() {
+    return retry;
   }
 
   /** The job's namespace. */
@@ -96,7 +115,7 @@ public final class JobPlan {
     return layers.stream().mapToLong(l -> l.tiling().cover().count()).sum();
   }
 
-  private static LayerPlan layer(String namespace, LayerSpec l, String path) {
+  private static LayerPlan layer(String namespace, LayerSpec l, String path, GcsSettings gcs) {
     TileMatrixSet tms = tileMatrixSet(l.tileMatrixSet(), path + ".tileMatrixSet");
     if (l.maxZoom() > tms.maxZoom()) {
       throw new JobSpecException(
@@ -105,14 +124,14 @@ public final class JobPlan {
           tms.id() + " defines zooms 0 to " + tms.maxZoom());
     }
     CrsRef target = crs(l.targetCrs(), path + ".targetCrs");
-    ResolvedSource source = ResolvedSource.resolve(l, path);
+    ResolvedSource source = ResolvedSource.resolve(l, path, gcs);
     CrsRef sourceCrs = sourceCrs(l, source.declaredCrs(), path);
     List<Extent> extents = extents(l, tms, path);
     String params = paramsWithDefaults(l.params(), target);
     ObjectNode p = (ObjectNode) CanonicalJson.parse(params);
     double buffer = p.get("bufferPixels").doubleValue();
     int precision = p.get("precision").intValue();
-    PublishSpec publish = publishSpec(l, target, path);
+    PublishSpec publish = publishSpec(l, target, path, gcs);
     checkVectorTiles(l, tms, target, path);
     String sourceIdentity = source.identity();
     TileWork template =
@@ -254,7 +273,7 @@ public final class JobPlan {
   }
 
   /** Parses and checks the layer's output; nothing is written. */
-  private static PublishSpec publishSpec(LayerSpec l, CrsRef target, String path) {
+  private static PublishSpec publishSpec(LayerSpec l, CrsRef target, String path, GcsSettings gcs) {
     OutputLocation location;
     try {
       location = OutputLocation.parse(l.outputUri(), l.outputFormat(), l.outputTable());
@@ -278,7 +297,7 @@ public final class JobPlan {
             location,
             l.outputFormat().equals("postgis") ? null : TileFormat.named(l.outputFormat()),
             target,
-            GcsSettings.fromEnvironment());
+            gcs);
     try {
       OutputChecks.check(spec);
     } catch (IllegalArgumentException e) {

@@ -29,17 +29,17 @@ record ResolvedSource(
     SourceFile file, PostGisSource table, boolean indexed, String declaredCrs, String identity) {
 
   /**
-   * Resolves layer {@code l}, found at {@code path} in the job.
+   * Resolves layer {@code l}, found at {@code path} in the job, reaching GCS with {@code gcs}.
    *
    * @throws JobSpecException naming the source field that cannot be used
    */
-  static ResolvedSource resolve(LayerSpec l, String path) {
+  static ResolvedSource resolve(LayerSpec l, String path, GcsSettings gcs) {
     if (l.sourceFormat().equals("postgis")) {
       return postgis(l, path);
     }
     SourceFile file;
     try {
-      file = SourceFile.resolve(l.sourceUri(), GcsSettings.fromEnvironment());
+      file = SourceFile.resolve(l.sourceUri(), gcs);
     } catch (IllegalArgumentException e) {
       throw new JobSpecException(path + ".source.uri", l.sourceUri(), e.getMessage(), e);
     }
@@ -61,7 +61,9 @@ record ResolvedSource(
     } catch (SourceFormatException e) {
       throw new JobSpecException(path + ".source.uri", l.sourceUri(), e.getMessage(), e);
     } catch (IOException e) {
-      throw new JobSpecException(path + ".source.uri", l.sourceUri(), "cannot be read: " + e, e);
+      // The source was found; failing to read it now is no fault of the job (exit 1, not 2).
+      throw new java.io.UncheckedIOException(
+          path + ".source.uri " + l.sourceUri() + " cannot be read: " + e.getMessage(), e);
     }
   }
 

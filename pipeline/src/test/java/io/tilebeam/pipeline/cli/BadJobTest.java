@@ -183,6 +183,25 @@ class BadJobTest {
     assertFalse(Files.exists(dir.resolve("out")), "output was written");
   }
 
+  /**
+   * Dataflow's workers are other machines: this machine's ledger, files and directories are not.
+   */
+  @Test
+  void dataflowIsRefusedWhatItsWorkersCannotReach() throws IOException {
+    assertRefused(
+        run(job(layer("x", "x")), "--runner=DataflowRunner"),
+        "--runner=DataflowRunner",
+        "embedded ledger");
+    assertRefused(
+        run(
+            job(layer("x", "x")),
+            "--runner=DataflowRunner",
+            "--ledger",
+            "jdbc:postgresql://127.0.0.1:1/tiles?user=bob"),
+        "layers[0].source.uri",
+        "a file on this machine");
+  }
+
   @Test
   void unknownCommandAndBadFlagsExitTwo() throws IOException {
     assertRefused(run(job(layer("x", "x")), "--task-timeout", "soon"), "--task-timeout", "soon");

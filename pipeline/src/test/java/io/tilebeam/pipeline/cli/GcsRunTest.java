@@ -6,12 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tilebeam.io.format.TileFormat;
+import io.tilebeam.io.ledger.ChaosProxy;
+import io.tilebeam.io.ledger.EmbeddedLedger;
+import io.tilebeam.io.ledger.LedgerSchema;
 import io.tilebeam.io.sink.Checksums;
 import io.tilebeam.io.sink.GcsSettings;
 import io.tilebeam.io.sink.GcsStandIn;
 import io.tilebeam.io.sink.GcsStandIn.Fault;
 import io.tilebeam.io.sink.GcsStandIn.StoredObject;
 import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -100,6 +105,76 @@ class GcsRunTest {
     TestJobs.Result verify = TestJobs.execute("verify", "--job", job.toString(), "--home", home);
     assertEquals(ExitCode.OK, verify.code(), verify.out() + verify.err());
     assertTrue(verify.out().contains(EndToEndTest.SAMPLE_TILES + " completed tiles"));
+  }
+
+  /**
+   * One storage request in ten fails transiently (503, 429, or a connection dropped before or after
+   * the request took effect), and so does one ledger message in ten (the connection cut before the
+   * statement reaches the server, or after it ran): the run retries in place and publishes the
+   * clean run's tiles, and verify passes.
+   */
+  @Test
+  void tenPercentOfStorageAndLedgerCallsFailingTransientlyChangeNothing() throws Exception {
+    Map<String, String> clean = cleanLocalRun();
+    server.createBucket("flaky");
+    try (EmbeddedLedger ledger = EmbeddedLedger.start(dir.resolve("ledger"))) {
+      String url = ledger.config().jdbcUrl();
+      LedgerSchema.migrate(ledger.config());
+      URI real = URI.create(url.substring("jdbc:".length()));
+      try (ChaosProxy proxy = ChaosProxy.random(real.getHost(), real.getPort(), 0.10, 8)) {
+        String flaky = url.replace(":" + real.getPort() + "/", ":" + proxy.port() + "/");
+        Path job = TestJobs.sampleTo(dir, "gs://flaky/tiles");
+        server.failRandomly(0.10, 42);
+        proxy.arm(true);
+        TestJobs.Result run;
+        try {
+          run =
+              TestJobs.execute(
+                  "run",
+                  "--report",
+                  dir.resolve("flaky.json").toString(),
+                  "--job",
+                  job.toString(),
+                  "--ledger",
+                  flaky);
+        } finally {
+          proxy.arm(false);
+          server.failRandomly(0, 0);
+        }
+        StringBuilder records = new StringBuilder();
+        server
+            .objects("flaky", "tiles/_failed/")
+            .values()
+            .forEach(o -> records.append(new String(o.data(), StandardCharsets.UTF_8)));
+        assertEquals(ExitCode.OK, run.code(), run.err() + records);
+        JsonNode report = new ObjectMapper().readTree(dir.resolve("flaky.json").toFile());
+        assertTrue(server.randomFaults() >= 20, "storage faults: " + server.randomFaults());
+        assertTrue(proxy.cuts() >= 5, "ledger cuts: " + proxy.cuts());
+        assertEquals(0, report.get("failed").asInt(), report.toString());
+        assertEquals(0, report.get("lostClaims").asInt(), report.toString());
+        assertEquals(clean, objects("flaky", "tiles"));
+        assertEquals(
+            0,
+            temporaries("flaky", "tiles"),
+            server.objects("flaky", "tiles/_tmp/").keySet()
+                + " "
+                + server.requests().stream()
+                    .filter(
+                        r ->
+                            server.objects("flaky", "tiles/_tmp/").keySet().stream()
+                                .anyMatch(
+                                    t ->
+                                        r.contains(
+                                            t.substring(
+                                                t.lastIndexOf('/') + 1, t.lastIndexOf('/') + 9))))
+                    .toList());
+
+        TestJobs.Result verify =
+            TestJobs.execute("verify", "--job", job.toString(), "--ledger", url);
+        assertEquals(ExitCode.OK, verify.code(), verify.out() + verify.err());
+        assertTrue(verify.out().contains(EndToEndTest.SAMPLE_TILES + " completed tiles"));
+      }
+    }
   }
 
   @Test

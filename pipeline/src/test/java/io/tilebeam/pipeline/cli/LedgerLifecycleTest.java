@@ -187,6 +187,30 @@ class LedgerLifecycleTest {
     assertEquals(EndToEndTest.SAMPLE_TILES, count(ledger, "completed_at IS NOT NULL"));
   }
 
+  /** The workers count the run's progress in the ledger, where the launcher and status read it. */
+  @Test
+  void aRunsProgressIsCountedInTheLedger() throws Exception {
+    String ledger = freshLedger();
+    Path job = TestJobs.sample(dir);
+    JsonNode r = run(job, ledger, "--progress-every", "1s", "--claim-batch", "20");
+    try (Connection c = LedgerConfig.of(ledger).connect();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT planned, claimed, skipped, done FROM runs WHERE run_id = '"
+                    + r.get("runId").asText()
+                    + "'")) {
+      assertTrue(rs.next());
+      assertEquals(r.get("planned").asLong(), rs.getLong(1));
+      assertEquals(r.get("claimed").asLong(), rs.getLong(2));
+      assertEquals(0, rs.getLong(3));
+      assertEquals(r.get("written").asLong() + r.get("failed").asLong(), rs.getLong(4));
+    }
+    TestJobs.Result status = TestJobs.execute("status", "--ledger", ledger);
+    assertEquals(ExitCode.OK, status.code(), status.err());
+    assertTrue(status.out().contains(r.get("runId").asText()), status.out());
+  }
+
   @Test
   void ledgerRoundTripsAreOneStatementPerBatchPlusOnePerShard() throws Exception {
     String ledger = freshLedger();

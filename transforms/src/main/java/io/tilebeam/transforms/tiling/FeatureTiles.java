@@ -38,14 +38,17 @@ public final class FeatureTiles {
       new Bounds(-Double.MAX_VALUE, -Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE);
 
   // Search boxes of recent tiles: one pass over a file asks for the same few tiles again and again.
-  private static final Map<String, List<Bounds>> BOXES =
+  private static final Map<BoxKey, List<Bounds>> BOXES =
       Collections.synchronizedMap(
           new LinkedHashMap<>(1024, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, List<Bounds>> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<BoxKey, List<Bounds>> eldest) {
               return size() > 65_536;
             }
           });
+
+  /** What a tile's search boxes depend on (strings keep their hash: a cheap key). */
+  private record BoxKey(String sourceCrs, String tms, TileId tile, double bufferPixels) {}
 
   private FeatureTiles() {}
 
@@ -125,14 +128,7 @@ public final class FeatureTiles {
    */
   public static List<Bounds> searchBoxes(
       TileId tile, CrsRef sourceCrs, TileMatrixSet tms, double bufferPixels) {
-    String key =
-        sourceCrs.identity()
-            + '\u0000'
-            + tms.identity()
-            + '\u0000'
-            + tile.path()
-            + '\u0000'
-            + bufferPixels;
+    BoxKey key = new BoxKey(sourceCrs.identity(), tms.identity(), tile, bufferPixels);
     List<Bounds> boxes = BOXES.get(key);
     if (boxes == null) {
       boxes = computeSearchBoxes(tile, sourceCrs, tms, bufferPixels);

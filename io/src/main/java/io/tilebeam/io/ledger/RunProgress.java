@@ -1,0 +1,56 @@
+package io.tilebeam.io.ledger;
+
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * How far a run is, as its workers counted it in the ledger: tiles planned, claimed, skipped
+ * (completed before, in flight elsewhere, failed before) and done (published or failed), and how
+ * long it has been going. Counts are approximate under retries (a retried bundle counts again), so
+ * shares are capped at 100%.
+ *
+ * @param planned tiles planned (0 when not yet recorded)
+ * @param claimed tiles claimed so far
+ * @param skipped tiles skipped so far
+ * @param done tiles published or failed so far
+ * @param elapsed time since the run started
+ */
+public record RunProgress(long planned, long claimed, long skipped, long done, Duration elapsed) {
+
+  /**
+   * One line for a log: where the run is, its rate and, once every tile is claimed or skipped, the
+   * time left at that rate.
+   */
+  public String describe() {
+    long work = Math.max(claimed, done);
+    StringBuilder s = new StringBuilder();
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "%,d of %,d planned tiles looked up",
+            Math.min(planned, claimed + skipped),
+            planned));
+    s.append(String.format(Locale.ROOT, " (%,d skipped, %,d claimed)", skipped, claimed));
+    s.append(String.format(Locale.ROOT, "; %,d of %,d claimed done", Math.min(done, work), work));
+    double seconds = elapsed.toMillis() / 1000.0;
+    if (seconds > 0 && done > 0) {
+      double rate = done / seconds;
+      s.append(String.format(Locale.ROOT, ", %.1f tiles/s", rate));
+      if (claimed + skipped >= planned && planned > 0) {
+        long left = Math.max(0, work - done);
+        s.append(", about ").append(duration(Math.round(left / rate))).append(" left");
+      }
+    }
+    return s.toString();
+  }
+
+  private static String duration(long seconds) {
+    if (seconds < 60) {
+      return seconds + "s";
+    }
+    if (seconds < 3600) {
+      return seconds / 60 + "m" + String.format(Locale.ROOT, "%02d", seconds % 60) + "s";
+    }
+    return seconds / 3600 + "h" + String.format(Locale.ROOT, "%02d", seconds % 3600 / 60) + "m";
+  }
+}
