@@ -39,18 +39,24 @@ layers:
     output: {uri: $work/out, format: flatgeobuf}
 JOB
 
-start=$(date +%s.%N)
-TILEBEAM_JAVA_OPTS="-Xmx1g" scripts/tilebeam run --job "$work/job.yaml" --home "$work/home" \
-  --report "$work/report.json" "${runner[@]}" > "$work/run.log" 2>&1 || {
-  tail -30 "$work/run.log"; exit 1; }
-end=$(date +%s.%N)
-python3 - "$work/report.json" "$start" "$end" <<'PY'
+# Runs tilebeam on job NAME.yaml with -Xmx1g and prints what it did as LABEL.
+run_tilebeam() {
+  local name="$1" label="$2" start end
+  start=$(date +%s.%N)
+  TILEBEAM_JAVA_OPTS="-Xmx1g" scripts/tilebeam run --job "$work/$name.yaml" --home "$work/home-$name" \
+    --report "$work/report-$name.json" "${runner[@]}" > "$work/run-$name.log" 2>&1 || {
+    tail -30 "$work/run-$name.log"; exit 1; }
+  end=$(date +%s.%N)
+  python3 - "$work/report-$name.json" "$start" "$end" "$label" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1])); s = float(sys.argv[3]) - float(sys.argv[2])
-print("tilebeam (-Xmx1g): %d features read, %d tiles written, %d features written in %.1f s: "
-      "%.0f features/s read, %.1f tiles/s" % (r["featuresRead"], r["written"], r["featuresWritten"],
-      s, r["featuresRead"] / s, r["written"] / s))
+print("%s (-Xmx1g): %d features read, %d tiles written, %d features written in %.1f s: "
+      "%.0f features/s read, %.1f tiles/s" % (sys.argv[4], r["featuresRead"], r["written"],
+      r["featuresWritten"], s, r["featuresRead"] / s, r["written"] / s))
 PY
+}
+
+run_tilebeam job "tilebeam"
 
 start=$(date +%s.%N)
 ogr2ogr -f FlatGeobuf -t_srs EPSG:3857 "$work/ogr.fgb" "$work/squares.geojsonseq"
@@ -66,18 +72,7 @@ ogr2ogr -f FlatGeobuf -sql 'SELECT FID AS id, * FROM squares' "$work/squares.fgb
   "$work/squares.geojsonseq"
 sed -e "s#uri: $work/squares.geojsonseq, format: geojsonseq#uri: $work/squares.fgb, format: flatgeobuf#" \
   -e "s#uri: $work/out,#uri: $work/out-fgb,#" "$work/job.yaml" > "$work/job-fgb.yaml"
-start=$(date +%s.%N)
-TILEBEAM_JAVA_OPTS="-Xmx1g" scripts/tilebeam run --job "$work/job-fgb.yaml" --home "$work/home-fgb" \
-  --report "$work/report-fgb.json" "${runner[@]}" > "$work/run-fgb.log" 2>&1 || {
-  tail -30 "$work/run-fgb.log"; exit 1; }
-end=$(date +%s.%N)
-python3 - "$work/report-fgb.json" "$start" "$end" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1])); s = float(sys.argv[3]) - float(sys.argv[2])
-print("tilebeam over FlatGeobuf, per tile (-Xmx1g): %d features read (once per tile), %d tiles "
-      "written, %d features written in %.1f s: %.1f tiles/s" % (r["featuresRead"], r["written"],
-      r["featuresWritten"], s, r["written"] / s))
-PY
+run_tilebeam job-fgb "tilebeam over FlatGeobuf, per tile (a feature read once per tile)"
 # Both inputs give the same tiles.
 if diff -r -q "$work/out/squares" "$work/out-fgb/squares" > /dev/null; then
   echo "tiles from GeoJSONSeq and from FlatGeobuf: identical"

@@ -18,10 +18,19 @@ import java.util.Locale;
 public record RunProgress(long planned, long claimed, long skipped, long done, Duration elapsed) {
 
   /**
-   * One line for a log: where the run is, its rate and, once every tile is claimed or skipped, the
-   * time left at that rate.
+   * One line for a log: where the run is, its rate since it started and, once every tile is claimed
+   * or skipped, the time left at that rate.
    */
   public String describe() {
+    return describe(0);
+  }
+
+  /**
+   * One line for a log, the time left estimated at {@code recentRate} tiles/s (the rate since the
+   * last line: planning and claiming do not slow it) when positive, else at the rate since the
+   * start.
+   */
+  public String describe(double recentRate) {
     long work = Math.max(claimed, done);
     StringBuilder s = new StringBuilder();
     s.append(
@@ -34,7 +43,7 @@ public record RunProgress(long planned, long claimed, long skipped, long done, D
     s.append(String.format(Locale.ROOT, "; %,d of %,d claimed done", Math.min(done, work), work));
     double seconds = elapsed.toMillis() / 1000.0;
     if (seconds > 0 && done > 0) {
-      double rate = done / seconds;
+      double rate = recentRate > 0 ? recentRate : done / seconds;
       s.append(String.format(Locale.ROOT, ", %.1f tiles/s", rate));
       if (claimed + skipped >= planned && planned > 0) {
         long left = Math.max(0, work - done);

@@ -187,6 +187,11 @@ class LedgerTest {
         "1,000 of 1,000 planned tiles looked up (100 skipped, 900 claimed); 450 of 900 claimed"
             + " done, 5.0 tiles/s, about 1m30s left",
         p.describe());
+    // The rate since the last line, when given, sets the time left.
+    assertEquals(
+        "1,000 of 1,000 planned tiles looked up (100 skipped, 900 claimed); 450 of 900 claimed"
+            + " done, 45.0 tiles/s, about 10s left",
+        p.describe(45));
     // Still claiming: no time left is guessed yet.
     assertEquals(
         "300 of 1,000 planned tiles looked up (0 skipped, 300 claimed); 10 of 300 claimed done,"

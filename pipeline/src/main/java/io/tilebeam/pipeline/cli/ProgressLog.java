@@ -43,12 +43,20 @@ final class ProgressLog implements AutoCloseable {
     RetryingLedger ledger =
         RetryingLedger.open(
             config, new RetryPolicy(2, Duration.ofMillis(200), Duration.ofSeconds(1)));
+    long[] last = {-1, 0}; // tiles done and System.nanoTime() at the last line
     timer.scheduleAtFixedRate(
         () -> {
           try {
             RunProgress p = ledger.call("read progress", l -> l.progress(runId));
             if (p != null) {
-              LOG.info("Run {}: {}", runId, p.describe());
+              long now = System.nanoTime();
+              double recent =
+                  last[0] < 0 || p.done() <= last[0]
+                      ? 0
+                      : (p.done() - last[0]) / ((now - last[1]) / 1e9);
+              last[0] = p.done();
+              last[1] = now;
+              LOG.info("Run {}: {}", runId, p.describe(recent));
             }
           } catch (Exception e) {
             // A progress line is not worth failing or slowing the run for.

@@ -161,13 +161,13 @@ class FlinkSessionClusterIT {
     // Kill a TaskManager running the job's tasks as soon as tiles are being published.
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(8);
     while (run.isAlive() && System.nanoTime() < deadline) {
-      if (Files.isDirectory(out.resolve("points")) && TestJobs.publishedTiles(out).size() > 100) {
+      if (TestJobs.publishedCount(out) > 100) {
         break;
       }
       Thread.sleep(50);
     }
     assertTrue(run.isAlive(), "the job ended before a TaskManager could be killed: " + tail(log));
-    int atKill = TestJobs.publishedTiles(out).size();
+    int atKill = TestJobs.publishedCount(out);
     script("kill-taskmanager", cluster.toString(), "busy");
 
     assertTrue(run.waitFor(10, TimeUnit.MINUTES), "timed out: " + tail(log));

@@ -119,6 +119,25 @@ public final class TestJobs {
     return files;
   }
 
+  /**
+   * How many tiles are published below {@code out} while a run is writing there: a temporary file
+   * can vanish between being listed and being read, and then the count is taken again.
+   */
+  public static int publishedCount(Path out) throws IOException {
+    for (int tries = 0; ; tries++) {
+      if (!Files.isDirectory(out)) {
+        return 0;
+      }
+      try {
+        return publishedTiles(out).size();
+      } catch (java.io.UncheckedIOException | java.nio.file.NoSuchFileException e) {
+        if (tries > 100) {
+          throw e;
+        }
+      }
+    }
+  }
+
   /** What a command printed and returned. */
   public record Result(int code, String out, String err) {}
 
