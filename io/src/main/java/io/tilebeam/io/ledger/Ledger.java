@@ -242,33 +242,19 @@ public final class Ledger implements AutoCloseable {
   }
 
   /**
-   * Records the start of a run; recording it again changes nothing, so the statement can be retried
-   * after a lost answer.
+   * Records the start of a run and how many tiles it planned (for its progress); recording it again
+   * changes nothing, so the statement can be retried after a lost answer.
    *
    * @throws SQLException when the statement fails
    */
-  public void startRun(String runId, String jobDigest) throws SQLException {
+  public void startRun(String runId, String jobDigest, long planned) throws SQLException {
     try (PreparedStatement st =
         connection.prepareStatement(
-            "INSERT INTO runs (run_id, status, job_digest) VALUES (?, 'running', ?)"
+            "INSERT INTO runs (run_id, status, job_digest, planned) VALUES (?, 'running', ?, ?)"
                 + " ON CONFLICT (run_id) DO NOTHING")) {
       st.setString(1, runId);
       st.setString(2, jobDigest);
-      roundTrips++;
-      st.executeUpdate();
-    }
-  }
-
-  /**
-   * Records how many tiles the run planned, for its progress.
-   *
-   * @throws SQLException when the statement fails
-   */
-  public void planRun(String runId, long planned) throws SQLException {
-    try (PreparedStatement st =
-        connection.prepareStatement("UPDATE runs SET planned = ? WHERE run_id = ?")) {
-      st.setLong(1, planned);
-      st.setString(2, runId);
+      st.setLong(3, planned);
       roundTrips++;
       st.executeUpdate();
     }

@@ -32,11 +32,6 @@ final class FeaturePlacement {
     this.geographic = Antimeridian.appliesTo(spec.crs());
   }
 
-  /** Whether the source's coordinates are longitudes and latitudes (cut at the antimeridian). */
-  boolean geographic() {
-    return geographic;
-  }
-
   /**
    * The feature with its geometry read, and cut at the antimeridian in a geographic source.
    *

@@ -147,12 +147,11 @@ final class FlatGeobufFile {
   }
 
   /**
-   * Calls {@code hit} with the offset of every feature whose box meets the given box, in file
-   * order; the offsets are those of {@link #feature}.
+   * Calls {@code hit} with the offset of every feature whose box meets the given box, in the order
+   * the tree is walked; the offsets are those of {@link #feature}.
    */
   void search(double minX, double minY, double maxX, double maxY, LongConsumer hit)
       throws IOException {
-    List<Long> found = new ArrayList<>();
     long leaves = levels[0][0];
     Deque<long[]> queue = new ArrayDeque<>();
     queue.add(new long[] {0, levels.length - 1});
@@ -172,15 +171,11 @@ final class FlatGeobufFile {
         }
         long offset = nodes.getLong(at + 32);
         if (node >= leaves) {
-          found.add(offset);
+          hit.accept(offset);
         } else {
           queue.add(new long[] {offset, level - 1});
         }
       }
-    }
-    found.sort(null);
-    for (long offset : found) {
-      hit.accept(offset);
     }
   }
 

@@ -64,7 +64,7 @@ public final class FlatGeobufSource {
   public void forEachIn(
       List<Bounds> boxes, Consumer<Feature> action, Consumer<GeoJsonSource.BadFeature> bad)
       throws IOException {
-    // A feature in two boxes (both sides of the antimeridian) is read once.
+    // Read in file order, and once even when in two boxes (both sides of the antimeridian).
     TreeSet<Long> offsets = new TreeSet<>();
     for (Bounds b : boxes) {
       file.search(b.minX(), b.minY(), b.maxX(), b.maxY(), offsets::add);

@@ -4,13 +4,13 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.io.Locations;
 import io.tilebeam.io.ledger.LedgerConfig;
+import io.tilebeam.io.sink.PostGisTables;
 import io.tilebeam.transforms.key.CanonicalJson;
 import io.tilebeam.transforms.key.Sha256;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -19,7 +19,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Properties;
 import java.util.regex.Pattern;
 
 /**
@@ -151,12 +150,7 @@ public record PostGisSource(
           identity);
     } catch (SQLException e) {
       throw new SourceFieldException(
-          s.versionQuery() != null && e.getMessage().contains("versionQuery")
-              ? "versionQuery"
-              : "uri",
-          LedgerConfig.mask(s.uri()),
-          "cannot be read: " + e.getMessage(),
-          e);
+          "uri", LedgerConfig.mask(s.uri()), "cannot be read: " + e.getMessage(), e);
     }
   }
 
@@ -166,10 +160,7 @@ public record PostGisSource(
    * @throws SQLException when the database cannot be reached
    */
   static Connection connect(String jdbcUrl) throws SQLException {
-    Properties props = new Properties();
-    props.setProperty("ApplicationName", "tilebeam");
-    props.setProperty("connectTimeout", "10");
-    Connection c = DriverManager.getConnection(jdbcUrl, props);
+    Connection c = PostGisTables.connect(jdbcUrl);
     try (Statement st = c.createStatement()) {
       // Timestamps with a time zone print in UTC, whatever the server's or worker's zone.
       st.execute("SET TimeZone = 'UTC'");
@@ -345,20 +336,20 @@ public record PostGisSource(
     }
   }
 
-  private static String version(Connection c, String query) throws SQLException {
+  private static String version(Connection c, String query) {
     try (Statement st = c.createStatement();
         ResultSet r = st.executeQuery(query)) {
       if (!r.next() || r.getMetaData().getColumnCount() != 1 || r.getString(1) == null) {
-        throw new SQLException("versionQuery must return one row holding one non-null value");
+        throw new SourceFieldException(
+            "versionQuery", query, "must return one row holding one non-null value", null);
       }
       String v = r.getString(1);
       if (r.next()) {
-        throw new SQLException("versionQuery returned more than one row");
+        throw new SourceFieldException("versionQuery", query, "returned more than one row", null);
       }
       return v;
     } catch (SQLException e) {
-      throw new SQLException(
-          "versionQuery: " + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
+      throw new SourceFieldException("versionQuery", query, "cannot be run: " + e.getMessage(), e);
     }
   }
 

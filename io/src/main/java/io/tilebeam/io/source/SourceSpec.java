@@ -33,10 +33,4 @@ public record SourceSpec(
     int minZoom,
     int maxZoom,
     double bufferPixels)
-    implements Serializable {
-
-  /** The source's location, for messages. */
-  public String describe() {
-    return file != null ? file.describe() : table.describe();
-  }
-}
+    implements Serializable {}

@@ -144,7 +144,7 @@ class LedgerTest {
     var old = batch("reap-old", 2);
     try (Ledger ledger = Ledger.open(config);
         LedgerAdmin admin = LedgerAdmin.open(config)) {
-      ledger.startRun("run-dead", "sha256:job");
+      ledger.startRun("run-dead", "sha256:job", 0);
       ledger.claim("run-dead", Duration.ofHours(1), false, dead);
       ledger.claim("run-old", Duration.ofHours(1), false, old);
       try (var c = config.connect();
@@ -170,8 +170,7 @@ class LedgerTest {
   @Test
   void aRunsProgressAddsUpAndDescribesItself() throws Exception {
     try (Ledger l = Ledger.open(config)) {
-      l.startRun("run-progress", "digest");
-      l.planRun("run-progress", 1000);
+      l.startRun("run-progress", "digest", 1000);
       l.addProgress("run-progress", 400, 100, 0);
       l.addProgress("run-progress", 500, 0, 300);
       l.addProgress("run-progress", 0, 0, 200);

@@ -64,8 +64,7 @@ final class RunCommand {
         l.call(
             "record the run",
             x -> {
-              x.startRun(runId, plan.digest());
-              x.planRun(runId, plan.tileCount());
+              x.startRun(runId, plan.digest(), plan.tileCount());
               return null;
             });
         nothingToDo = l.call("look up the planned tiles", x -> nothingToDo(plan, x, settings));
@@ -96,7 +95,6 @@ final class RunCommand {
           result.waitUntilFinish();
           report = RunReport.from(result.metrics(), runId);
         } catch (RuntimeException e) {
-          progress.close();
           // The run is over: its unfinished claims would otherwise wait out the stale window.
           releaseOwnClaims(ledger, runId);
           endRun(ledger, runId, "failed", "{}");

@@ -162,7 +162,7 @@ class LedgerLifecycleTest {
     List<Map.Entry<WorkKey, TileWork>> claimedByDead = work(job, 30);
     try (Ledger l = Ledger.open(config)) {
       // The killed run got as far as claiming 30 tiles.
-      l.startRun("run-killed", "sha256:job");
+      l.startRun("run-killed", "sha256:job", 0);
       l.claim("run-killed", Duration.ofHours(1), false, claimedByDead.subList(0, 20));
       l.claim("run-killed-too", Duration.ofHours(1), false, claimedByDead.subList(20, 30));
     }
@@ -270,7 +270,7 @@ class LedgerLifecycleTest {
     try (EmbeddedLedger embedded = EmbeddedLedger.start(home)) {
       LedgerSchema.migrate(embedded.config());
       try (Ledger l = Ledger.open(embedded.config())) {
-        l.startRun("run-killed", "sha256:job");
+        l.startRun("run-killed", "sha256:job", 0);
         l.claim("run-killed", Duration.ofHours(1), false, claimed);
       }
     }
