@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
-# JMH benchmark of per-tile rendering (ReprojectTiles' work) on one thread: tiles/s for 10 and 200
-# polygons a tile, to EPSG:3857 and to EPSG:4326. Extra arguments go to JMH.
+# JMH benchmark of the render engine on one thread: tile-features/s (a feature written into a tile)
+# for the real country polygons of src/fixtures/countries and for synthetic squares, at zooms 4, 6
+# and 8: read, repaired once, cut into tile pieces and rendered. Extra arguments go to JMH.
 exec "$(dirname "$0")/jmh.sh" RenderBenchmark "$@"

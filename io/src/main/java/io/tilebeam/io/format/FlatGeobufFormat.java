@@ -48,28 +48,42 @@ public final class FlatGeobufFormat implements TileFormat {
 
   @Override
   public Encoded encode(RenderedTile tile, CrsRef crs) throws IOException {
-    List<Geometry> geometries = readGeometries(tile);
+    // A tile may hold millions of vertices (a zoom-0 tile of every country): each geometry is
+    // parsed only while it is encoded, and the file is written into a buffer of its exact size.
     PropertyColumns columns = PropertyColumns.of(tile.features());
-    byte geometryType = commonType(geometries);
+    byte geometryType = commonType(tile.features());
 
     List<PackedRTree.FeatureItem> items = new ArrayList<>();
     Envelope extent = new Envelope();
-    for (int i = 0; i < geometries.size(); i++) {
+    WKBReader reader = new WKBReader();
+    long featureBytes = 0;
+    for (RenderedFeature f : tile.features()) {
+      Geometry g = read(reader, f);
       FlatBufferBuilder builder = new FlatBufferBuilder(1024);
-      int geometry = GeometryConversions.serialize(builder, geometries.get(i), geometryType);
-      byte[] props = columns.encode(tile.features().get(i));
+      int geometry = GeometryConversions.serialize(builder, g, geometryType);
+      byte[] props = columns.encode(f);
       int properties = Feature.createPropertiesVector(builder, props);
       builder.finishSizePrefixed(Feature.createFeature(builder, geometry, properties, 0));
-      Envelope e = geometries.get(i).getEnvelopeInternal();
+      Envelope e = g.getEnvelopeInternal();
       extent.expandToInclude(e);
       EncodedItem item = new EncodedItem(builder.sizedByteArray());
       item.nodeItem = new NodeItem(e.getMinX(), e.getMinY(), e.getMaxX(), e.getMaxY());
       items.add(item);
+      featureBytes += item.bytes.length;
     }
 
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] header = header(tile, crs, columns, geometryType, extent, items.size());
+    long size =
+        Constants.MAGIC_BYTES.length
+            + header.length
+            + (items.isEmpty() ? 0 : PackedRTree.calcSize(items.size(), NODE_SIZE))
+            + featureBytes;
+    if (size > Integer.MAX_VALUE - 16) {
+      throw new IOException("a FlatGeobuf tile of " + size + " bytes is beyond 2 GB");
+    }
+    ExactBuffer out = new ExactBuffer((int) size);
     out.write(Constants.MAGIC_BYTES);
-    out.write(header(tile, crs, columns, geometryType, extent, items.size()));
+    out.write(header);
     if (!items.isEmpty()) {
       NodeItem bounds =
           new NodeItem(extent.getMinX(), extent.getMinY(), extent.getMaxX(), extent.getMaxY());
@@ -84,7 +98,18 @@ public final class FlatGeobufFormat implements TileFormat {
         out.write(((EncodedItem) item).bytes);
       }
     }
-    return new Encoded(out.toByteArray(), items.size());
+    return new Encoded(out.bytes(), items.size());
+  }
+
+  /** A byte buffer sized up front, whose array is handed over without a copy when full. */
+  private static final class ExactBuffer extends ByteArrayOutputStream {
+    ExactBuffer(int size) {
+      super(size);
+    }
+
+    byte[] bytes() {
+      return count == buf.length ? buf : toByteArray();
+    }
   }
 
   @Override
@@ -125,23 +150,22 @@ public final class FlatGeobufFormat implements TileFormat {
     return counted;
   }
 
-  private static List<Geometry> readGeometries(RenderedTile tile) throws IOException {
-    WKBReader reader = new WKBReader();
-    List<Geometry> out = new ArrayList<>(tile.features().size());
-    for (RenderedFeature f : tile.features()) {
-      try {
-        out.add(reader.read(f.wkb()));
-      } catch (ParseException e) {
-        throw new IOException("feature " + f.id() + " has unreadable WKB", e);
-      }
+  private static Geometry read(WKBReader reader, RenderedFeature f) throws IOException {
+    try {
+      return reader.read(f.wkb());
+    } catch (ParseException e) {
+      throw new IOException("feature " + f.id() + " has unreadable WKB", e);
     }
-    return out;
   }
 
-  private static byte commonType(List<Geometry> geometries) {
+  /**
+   * The one geometry type of every feature, else {@code Unknown}; read from each WKB's type field
+   * (WKB and FlatGeobuf number the seven simple types alike), without parsing the geometry.
+   */
+  private static byte commonType(List<RenderedFeature> features) throws IOException {
     byte type = GeometryType.Unknown;
-    for (int i = 0; i < geometries.size(); i++) {
-      byte t = GeometryConversions.toGeometryType(geometries.get(i).getClass());
+    for (int i = 0; i < features.size(); i++) {
+      byte t = wkbType(features.get(i));
       if (i == 0) {
         type = t;
       } else if (t != type) {
@@ -149,6 +173,21 @@ public final class FlatGeobufFormat implements TileFormat {
       }
     }
     return type;
+  }
+
+  private static byte wkbType(RenderedFeature f) throws IOException {
+    byte[] wkb = f.wkb();
+    if (wkb.length < 5) {
+      throw new IOException("feature " + f.id() + " has unreadable WKB");
+    }
+    ByteBuffer bb = ByteBuffer.wrap(wkb, 1, 4);
+    bb.order(wkb[0] == 0 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
+    // ISO codes add thousands for Z and M, EWKB sets high flag bits: the simple type is the rest.
+    int code = (bb.getInt() & 0xffff) % 1000;
+    if (code < 1 || code > 7) {
+      throw new IOException("feature " + f.id() + " has WKB geometry type " + code);
+    }
+    return (byte) code;
   }
 
   private static byte[] header(

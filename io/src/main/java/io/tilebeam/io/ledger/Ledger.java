@@ -286,10 +286,29 @@ public final class Ledger implements AutoCloseable {
    * @throws SQLException when the statement fails
    */
   public RunProgress progress(String runId) throws SQLException {
+    return progressOf(runId);
+  }
+
+  /** Adds features read and pieces cut to a run's progress, in one statement. */
+  public void addCutProgress(String runId, long features, long pieces) throws SQLException {
+    try (PreparedStatement st =
+        connection.prepareStatement(
+            "UPDATE runs SET features_read = features_read + ?, pieces_cut = pieces_cut + ?,"
+                + " progress_at = now() WHERE run_id = ?")) {
+      st.setLong(1, features);
+      st.setLong(2, pieces);
+      st.setString(3, runId);
+      roundTrips++;
+      st.executeUpdate();
+    }
+  }
+
+  private RunProgress progressOf(String runId) throws SQLException {
     try (PreparedStatement st =
         connection.prepareStatement(
             "SELECT coalesce(planned, 0), claimed, skipped, done,"
-                + " extract(epoch FROM now() - started_at) FROM runs WHERE run_id = ?")) {
+                + " extract(epoch FROM now() - started_at), features_read, pieces_cut"
+                + " FROM runs WHERE run_id = ?")) {
       st.setString(1, runId);
       roundTrips++;
       try (ResultSet rs = st.executeQuery()) {
@@ -299,7 +318,9 @@ public final class Ledger implements AutoCloseable {
                 rs.getLong(2),
                 rs.getLong(3),
                 rs.getLong(4),
-                java.time.Duration.ofMillis((long) (rs.getDouble(5) * 1000)))
+                java.time.Duration.ofMillis((long) (rs.getDouble(5) * 1000)),
+                rs.getLong(6),
+                rs.getLong(7))
             : null;
       }
     }

@@ -60,6 +60,26 @@ public final class ProgressCounter implements AutoCloseable {
     }
   }
 
+  /** Adds source features read and pieces cut; zeros send nothing. */
+  public void addCut(long features, long pieces) {
+    if (features == 0 && pieces == 0) {
+      return;
+    }
+    try {
+      ledger.call(
+          "record progress",
+          l -> {
+            l.addCutProgress(runId, features, pieces);
+            return null;
+          });
+    } catch (SQLException | RuntimeException e) {
+      if (!warned) {
+        warned = true;
+        LOG.warn("Progress of run {} is not being recorded: {}", runId, e.toString());
+      }
+    }
+  }
+
   @Override
   public void close() {
     if (own) {

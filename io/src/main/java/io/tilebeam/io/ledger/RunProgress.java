@@ -14,8 +14,22 @@ import java.util.Locale;
  * @param skipped tiles skipped so far
  * @param done tiles published or failed so far
  * @param elapsed time since the run started
+ * @param featuresRead source features read so far
+ * @param piecesCut tile pieces cut from them so far
  */
-public record RunProgress(long planned, long claimed, long skipped, long done, Duration elapsed) {
+public record RunProgress(
+    long planned,
+    long claimed,
+    long skipped,
+    long done,
+    Duration elapsed,
+    long featuresRead,
+    long piecesCut) {
+
+  /** Progress with nothing read or cut yet. */
+  public RunProgress(long planned, long claimed, long skipped, long done, Duration elapsed) {
+    this(planned, claimed, skipped, done, elapsed, 0, 0);
+  }
 
   /**
    * One line for a log: where the run is, its rate since it started and, once every tile is claimed
@@ -40,6 +54,12 @@ public record RunProgress(long planned, long claimed, long skipped, long done, D
             Math.min(planned, claimed + skipped),
             planned));
     s.append(String.format(Locale.ROOT, " (%,d skipped, %,d claimed)", skipped, claimed));
+    if (featuresRead > 0 || piecesCut > 0) {
+      // Reading and cutting come before any tile is done: they show a big job moving.
+      s.append(
+          String.format(
+              Locale.ROOT, "; %,d features read, %,d pieces cut", featuresRead, piecesCut));
+    }
     s.append(String.format(Locale.ROOT, "; %,d of %,d claimed done", Math.min(done, work), work));
     double seconds = elapsed.toMillis() / 1000.0;
     if (seconds > 0 && done > 0) {

@@ -16,12 +16,30 @@ final class AtomicFiles {
 
   /** Writes a new file and forces it to disk. */
   static void write(Path temp, byte[] bytes) throws IOException {
+    write(temp, bytes, true);
+  }
+
+  /** Writes a new file without forcing it; {@link #force} makes it durable later. */
+  static void writeUnforced(Path temp, byte[] bytes) throws IOException {
+    write(temp, bytes, false);
+  }
+
+  private static void write(Path temp, byte[] bytes, boolean force) throws IOException {
     try (FileChannel ch =
         FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       ByteBuffer buf = ByteBuffer.wrap(bytes);
       while (buf.hasRemaining()) {
         ch.write(buf);
       }
+      if (force) {
+        ch.force(true);
+      }
+    }
+  }
+
+  /** Forces a written file's content and size to disk. */
+  static void force(Path file) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
       ch.force(true);
     }
   }

@@ -10,6 +10,10 @@ import io.tilebeam.transforms.reproject.RenderedTile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -20,6 +24,12 @@ import java.util.UUID;
  * atomically onto the final name and forces the directory. A reader therefore sees the old file or
  * the new one, never a part; a temporary file never appears under a final name. When the final file
  * already holds the same bytes, it is left alone.
+ *
+ * <p>A batch ({@link #publishAll}) takes each step for all its tiles before the next: every
+ * temporary file is written, then all are forced, validated and moved, then each directory is
+ * forced once. Every tile is as durable as alone, for a third of the disk flushes' cost (one
+ * directory flush serves all the tiles of a column, and the file system commits the batch's data
+ * flushes together).
  */
 public final class LocalTileSink implements TileSink {
 
@@ -72,13 +82,45 @@ public final class LocalTileSink implements TileSink {
     if (crs == null) {
       throw new IllegalStateException("this sink publishes encoded bytes only");
     }
-    TileFormat.Encoded encoded = EncodedTiles.encode(format, crs, tile);
-    return publish(tile.key(), tile.work(), encoded.bytes(), encoded.features());
+    Attempt a = publishAll(List.of(tile)).get(0);
+    if (a.failure() != null) {
+      throw a.failure();
+    }
+    return a.result();
   }
 
   /** The final path of a tile. */
   public Path finalPath(TileWork work) {
     return root.resolve(TilePaths.relative(work, format.extension()));
+  }
+
+  @Override
+  public List<Attempt> publishAll(List<RenderedTile> tiles) throws IOException {
+    if (crs == null) {
+      throw new IllegalStateException("this sink publishes encoded bytes only");
+    }
+    List<Attempt> attempts = new ArrayList<>(tiles.size());
+    List<Encoded> toWrite = new ArrayList<>(tiles.size());
+    for (RenderedTile tile : tiles) {
+      TileFormat.Encoded encoded;
+      try {
+        encoded = EncodedTiles.encode(format, crs, tile);
+      } catch (TileDataException e) {
+        attempts.add(new Attempt(null, e));
+        continue;
+      }
+      Encoded e = new Encoded(tile.key(), tile.work(), encoded.bytes(), encoded.features());
+      toWrite.add(e);
+      attempts.add(null);
+    }
+    List<PublishResult> results = publishEncoded(toWrite);
+    int next = 0;
+    for (int i = 0; i < attempts.size(); i++) {
+      if (attempts.get(i) == null) {
+        attempts.set(i, new Attempt(results.get(next++), null));
+      }
+    }
+    return attempts;
   }
 
   /**
@@ -88,32 +130,82 @@ public final class LocalTileSink implements TileSink {
    */
   public PublishResult publish(WorkKey key, TileWork work, byte[] bytes, long featureCount)
       throws IOException {
-    Path target = finalPath(work);
-    Path dir = target.getParent();
-    Files.createDirectories(dir);
-    String checksum = Checksums.of(bytes);
-    if (Files.isRegularFile(target) && checksum.equals(Checksums.of(target))) {
-      return new PublishResult(
-          key, work, target.toUri().toString(), checksum, featureCount, Outcome.UNCHANGED);
+    return publishEncoded(List.of(new Encoded(key, work, bytes, featureCount))).get(0);
+  }
+
+  /** A tile's bytes, ready to publish. */
+  private record Encoded(WorkKey key, TileWork work, byte[] bytes, long features) {}
+
+  /** A tile being published: where it goes and its temporary file. */
+  private record Pending(Encoded tile, Path target, String checksum, Path temp) {}
+
+  /**
+   * Publishes encoded tiles step by step for the whole batch; the results come in input order. On
+   * any failure every temporary file of the batch is removed and the final files moved so far stay
+   * (each is whole).
+   */
+  private List<PublishResult> publishEncoded(List<Encoded> tiles) throws IOException {
+    PublishResult[] results = new PublishResult[tiles.size()];
+    List<Pending> pending = new ArrayList<>();
+    List<Integer> slots = new ArrayList<>();
+    for (int i = 0; i < tiles.size(); i++) {
+      Encoded e = tiles.get(i);
+      Path target = finalPath(e.work());
+      String checksum = Checksums.of(e.bytes());
+      if (Files.isRegularFile(target) && checksum.equals(Checksums.of(target))) {
+        results[i] = result(e, target, checksum, Outcome.UNCHANGED);
+        continue;
+      }
+      Path temp =
+          target.resolveSibling(
+              TEMP_PREFIX + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
+      pending.add(new Pending(e, target, checksum, temp));
+      slots.add(i);
     }
-    Path temp = dir.resolve(TEMP_PREFIX + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
+    if (pending.isEmpty()) {
+      return List.of(results);
+    }
     try {
-      AtomicFiles.write(temp, bytes);
+      for (Pending p : pending) {
+        Files.createDirectories(p.target().getParent());
+        AtomicFiles.writeUnforced(p.temp(), p.tile().bytes());
+      }
+      for (Pending p : pending) {
+        AtomicFiles.force(p.temp());
+      }
       steps.reached(Step.TEMP_WRITTEN);
-      validate(temp, checksum, featureCount);
+      for (Pending p : pending) {
+        validate(p.temp(), p.checksum(), p.tile().features());
+      }
       steps.reached(Step.VALIDATED);
-      AtomicFiles.move(temp, target);
+      Set<Path> dirs = new LinkedHashSet<>();
+      for (Pending p : pending) {
+        AtomicFiles.move(p.temp(), p.target());
+        dirs.add(p.target().getParent());
+      }
       steps.reached(Step.MOVED);
-      AtomicFiles.forceDirectory(dir);
+      for (Path dir : dirs) {
+        AtomicFiles.forceDirectory(dir);
+      }
       steps.reached(Step.DIRECTORY_FORCED);
     } catch (IOException | RuntimeException e) {
       // An ordinary failure cleans up after itself. A dying process does not: what it leaves is a
       // hidden temporary file, which `reap` removes and which never stands at a final name.
-      Files.deleteIfExists(temp);
+      for (Pending p : pending) {
+        Files.deleteIfExists(p.temp());
+      }
       throw e;
     }
+    for (int k = 0; k < pending.size(); k++) {
+      Pending p = pending.get(k);
+      results[slots.get(k)] = result(p.tile(), p.target(), p.checksum(), Outcome.WRITTEN);
+    }
+    return List.of(results);
+  }
+
+  private static PublishResult result(Encoded e, Path target, String checksum, Outcome outcome) {
     return new PublishResult(
-        key, work, target.toUri().toString(), checksum, featureCount, Outcome.WRITTEN);
+        e.key(), e.work(), target.toUri().toString(), checksum, e.features(), outcome);
   }
 
   private void validate(Path temp, String checksum, long featureCount) throws IOException {

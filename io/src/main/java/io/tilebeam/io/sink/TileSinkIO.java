@@ -6,27 +6,35 @@ import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.outcome.TileFailure;
 import io.tilebeam.transforms.reproject.RenderedTile;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
+import org.joda.time.Instant;
 
 /**
  * Stage 6 of the graph, the idempotent sink: each rendered tile is encoded and published to its
  * deterministic final name through a temporary object ({@link LocalTileSink}, {@link GcsTileSink})
  * or replaces the tile's rows in one transaction ({@link PostGisTileSink}).
  *
- * <p>Publishing happens per tile inside the DoFn, which is marked {@code @RequiresStableInput} so
- * that a retried bundle publishes the same bytes; Beam's {@code WriteFiles} is not used because its
- * single finaliser renames a few hundred files a minute.
+ * <p>Publishing happens inside the DoFn, which is marked {@code @RequiresStableInput} so that a
+ * retried bundle publishes the same bytes; Beam's {@code WriteFiles} is not used because its single
+ * finaliser renames a few hundred files a minute. Tiles are held for a batch of up to 256 (or 32
+ * MB) and published together ({@link TileSink#publishAll}), so that their disk flushes are grouped;
+ * a tile's result is emitted only once it is durable, and the bundle's last batch is published when
+ * the bundle finishes.
  *
  * <pre>{@code
  * PCollectionTuple published = rendered.apply("PublishTiles", TileSinkIO.publish(specs));
@@ -79,6 +87,12 @@ public final class TileSinkIO {
   private static final class PublishFn extends DoFn<RenderedTile, PublishResult> {
     private static final long PROGRESS_NANOS = 5_000_000_000L;
 
+    /** Tiles published as one batch, at most. */
+    private static final int BATCH_TILES = 256;
+
+    /** Estimated bytes of the tiles held for a batch, at most (a huge tile goes alone). */
+    private static final long BATCH_BYTES = 32L << 20;
+
     private final Map<String, PublishSpec> specs;
     private final String runId;
     private final LedgerConfig ledger;
@@ -89,6 +103,8 @@ public final class TileSinkIO {
     private transient ProgressCounter progress;
     private transient long doneInBundle;
     private transient long lastCount;
+    private transient List<Held> batch;
+    private transient long batchBytes;
 
     PublishFn(Map<String, PublishSpec> specs, String runId, LedgerConfig ledger) {
       this.specs = specs;
@@ -107,6 +123,8 @@ public final class TileSinkIO {
 
     @StartBundle
     public void startBundle() {
+      batch = new ArrayList<>();
+      batchBytes = 0;
       doneInBundle = 0;
       lastCount = System.nanoTime();
     }
@@ -126,29 +144,82 @@ public final class TileSinkIO {
 
     @RequiresStableInput
     @ProcessElement
-    public void process(@Element RenderedTile tile, MultiOutputReceiver out) throws IOException {
-      PublishResult result;
-      try {
-        result = sinks.get(tile.work().layer()).publish(tile);
-      } catch (TileDataException e) {
-        // This tile alone cannot be published; storage errors that may pass (IOException) fail
-        // the bundle instead, so that the runner retries it.
-        out.get(FAILED)
-            .output(
-                new TileFailure(
-                    tile.key(), tile.work(), e.errorClass(), String.valueOf(e.getMessage())));
-        countProgress();
-        return;
+    public void process(
+        @Element RenderedTile tile,
+        @Timestamp Instant timestamp,
+        BoundedWindow window,
+        MultiOutputReceiver out)
+        throws IOException {
+      batch.add(new Held(tile, timestamp, window));
+      batchBytes += tile.stats().vertices() * 16 + 256;
+      if (batch.size() >= BATCH_TILES || batchBytes >= BATCH_BYTES) {
+        flush(
+            (tag, value, held) -> {
+              @SuppressWarnings("unchecked")
+              TupleTag<Object> t = (TupleTag<Object>) tag;
+              out.get(t).output(value);
+            });
       }
-      countProgress();
-      (result.outcome() == PublishResult.Outcome.WRITTEN ? written : unchanged).inc();
-      featuresWritten.inc(result.featureCount());
-      out.get(PUBLISHED).output(result);
     }
 
-    /** The bundle's tiles, counted in the ledger once they are all published. */
+    /** Where a flushed tile's result goes: the element's receiver, or the bundle's context. */
+    private interface Emit {
+      void emit(TupleTag<?> tag, Object value, Held held);
+    }
+
+    /** A tile waiting for its batch, with what its output needs. */
+    private record Held(RenderedTile tile, Instant timestamp, BoundedWindow window) {}
+
+    /**
+     * Publishes the held tiles of each layer as one batch (their durability steps grouped), then
+     * emits their results: a tile's result is emitted only once it is durable.
+     */
+    private void flush(Emit emit) throws IOException {
+      if (batch.isEmpty()) {
+        return;
+      }
+      Map<String, List<Held>> byLayer = new TreeMap<>();
+      for (Held h : batch) {
+        byLayer.computeIfAbsent(h.tile().work().layer(), l -> new ArrayList<>()).add(h);
+      }
+      for (Map.Entry<String, List<Held>> layer : byLayer.entrySet()) {
+        List<Held> held = layer.getValue();
+        List<TileSink.Attempt> attempts =
+            sinks.get(layer.getKey()).publishAll(held.stream().map(Held::tile).toList());
+        for (int i = 0; i < held.size(); i++) {
+          RenderedTile tile = held.get(i).tile();
+          TileSink.Attempt a = attempts.get(i);
+          countProgress();
+          if (a.failure() != null) {
+            // This tile alone cannot be published; storage errors that may pass (IOException)
+            // fail the bundle instead, so that the runner retries it.
+            TileDataException e = a.failure();
+            emit.emit(
+                FAILED,
+                new TileFailure(
+                    tile.key(), tile.work(), e.errorClass(), String.valueOf(e.getMessage())),
+                held.get(i));
+            continue;
+          }
+          PublishResult result = a.result();
+          (result.outcome() == PublishResult.Outcome.WRITTEN ? written : unchanged).inc();
+          featuresWritten.inc(result.featureCount());
+          emit.emit(PUBLISHED, result, held.get(i));
+        }
+      }
+      batch.clear();
+      batchBytes = 0;
+    }
+
+    /** The bundle's last tiles published, and all its tiles counted in the ledger. */
     @FinishBundle
-    public void finishBundle() {
+    public void finishBundle(FinishBundleContext c) throws IOException {
+      flush(
+          (tag, value, held) -> {
+            @SuppressWarnings("unchecked")
+            TupleTag<Object> t = (TupleTag<Object>) tag;
+            c.output(t, value, held.timestamp(), held.window());
+          });
       progress.add(0, 0, doneInBundle);
       doneInBundle = 0;
     }

@@ -1,26 +1,22 @@
 package io.tilebeam.io.source;
 
 import io.tilebeam.transforms.crs.CrsRef;
-import io.tilebeam.transforms.tiling.TileMatrixSet;
+import io.tilebeam.transforms.cut.CutSpec;
 import java.io.Serializable;
 
 /**
  * What ReadFeatures needs of one layer: its source (a local file or a pinned GCS object, or a
- * PostGIS table) and format, how it is read (per tile through an index, or in one pass joined by
- * tile), in which CRS (east/north), and which tiles its features are assigned to (matrix set, zoom
- * range, buffer).
+ * PostGIS table) and format, how it is read (for groups of claimed tiles through an index, or in
+ * one pass), and how its features are cut into tile pieces ({@link CutSpec}: source CRS, matrix
+ * set, zooms, buffer, simplification).
  *
  * @param file the source file, or null for a PostGIS source
  * @param table the PostGIS source, or null for a file
  * @param format geojson, geojsonseq, flatgeobuf or postgis
  * @param idColumn the FlatGeobuf column holding ids, or null for the default
- * @param indexed whether each claimed tile reads its own features (FlatGeobuf with an index,
+ * @param indexed whether groups of claimed tiles read their own features (FlatGeobuf with an index,
  *     PostGIS) rather than taking them from one pass over the source
- * @param crs the source's CRS
- * @param tileMatrixSet the layer's tile matrix set
- * @param minZoom the layer's first zoom
- * @param maxZoom the layer's last zoom
- * @param bufferPixels the tile buffer
+ * @param cut how features are cut into pieces
  */
 public record SourceSpec(
     SourceFile file,
@@ -28,9 +24,11 @@ public record SourceSpec(
     String format,
     String idColumn,
     boolean indexed,
-    CrsRef crs,
-    TileMatrixSet tileMatrixSet,
-    int minZoom,
-    int maxZoom,
-    double bufferPixels)
-    implements Serializable {}
+    CutSpec cut)
+    implements Serializable {
+
+  /** The source's CRS, east/north. */
+  public CrsRef crs() {
+    return cut.sourceCrs();
+  }
+}

@@ -1,28 +1,20 @@
 package io.tilebeam.io.source;
 
-import io.tilebeam.transforms.feature.Feature;
+import io.tilebeam.transforms.feature.FeaturePiece;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
 import java.io.Serializable;
 
 /**
- * What reaches a tile's key in the join of claimed tiles and their features: either the tile's
- * claim (its key and work) or one feature assigned to it. One type for both, so that the join is
- * one {@code GroupByKey} read in a single pass: a runner need not iterate a large group twice.
- *
- * @param key the claimed tile's work key, or null for a feature
- * @param work the claimed tile's work, or null for a feature
- * @param feature the feature, or null for a claim
+ * What reaches a tile's key in the join of claimed tiles and feature pieces: the tile's claim, or
+ * one feature's piece of it. One type for both, so that the join is one {@code GroupByKey} read in
+ * a single pass: a runner need not iterate a large group twice.
  */
-record TileInput(WorkKey key, TileWork work, Feature feature) implements Serializable {
+sealed interface TileInput extends Serializable permits TileInput.Claim, TileInput.Piece {
 
-  /** A claimed tile. */
-  static TileInput claim(WorkKey key, TileWork work) {
-    return new TileInput(key, work, null);
-  }
+  /** A claimed tile: its work key and work. */
+  record Claim(WorkKey key, TileWork work) implements TileInput {}
 
-  /** A feature assigned to a tile. */
-  static TileInput of(Feature feature) {
-    return new TileInput(null, null, feature);
-  }
+  /** A feature's piece of the tile. */
+  record Piece(FeaturePiece piece) implements TileInput {}
 }

@@ -56,10 +56,13 @@ public final class PublishBenchmark {
       byte[] wkb = new WKBWriter().write(GF.createPolygon(ring));
       features.add(new RenderedFeature(i + "-" + f, wkb, "{\"name\":\"feature " + f + "\"}"));
     }
-    return new RenderedTile(WorkKey.of(w), w, features, 5, 0, 0, 0, List.of());
+    return RenderedTile.of(WorkKey.of(w), w, features);
   }
 
-  /** Runs the benchmark and prints tiles/s for the first and the second pass. */
+  /** Tiles a batch, as the publish DoFn holds them at most. */
+  private static final int BATCH = 256;
+
+  /** Runs the benchmark and prints tiles/s for each pass. */
   public static void main(String[] args) throws Exception {
     String kind = args.length > 0 ? args[0] : "local";
     int n = args.length > 1 ? Integer.parseInt(args[1]) : 5000;
@@ -105,20 +108,35 @@ public final class PublishBenchmark {
             spec.format() == null ? "postgis" : "geojson",
             "{}");
     try (TileSink sink = TileSinks.open(spec, "bench-run", null)) {
-      for (String pass : new String[] {"new", "again"}) {
+      // New tiles one at a time, new tiles in batches as the publish DoFn hands them over, then
+      // the batched tiles again (unchanged).
+      String[] passes = {"new, one at a time", "new, batches of " + BATCH, "again, batches"};
+      int[] offsets = {0, n, n};
+      for (int p = 0; p < passes.length; p++) {
         long start = System.nanoTime();
         long written = 0;
+        List<RenderedTile> batch = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-          TileWork w = template.withTile(TileId.of(12, i % 4096, i / 4096));
-          PublishResult r = sink.publish(tile(w, i));
-          written += r.outcome() == PublishResult.Outcome.WRITTEN ? 1 : 0;
+          int k = i + offsets[p];
+          TileWork w = template.withTile(TileId.of(12, k % 4096, k / 4096));
+          if (p == 0) {
+            written += sink.publish(tile(w, i)).outcome() == PublishResult.Outcome.WRITTEN ? 1 : 0;
+            continue;
+          }
+          batch.add(tile(w, i));
+          if (batch.size() == BATCH || i == n - 1) {
+            for (TileSink.Attempt a : sink.publishAll(batch)) {
+              written += a.result().outcome() == PublishResult.Outcome.WRITTEN ? 1 : 0;
+            }
+            batch.clear();
+          }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         System.out.printf(
             Locale.ROOT,
-            "%s sink, %s tiles: %d tiles (%d written) in %.2f s: %.0f tiles/s%n",
+            "%s sink, %s: %d tiles (%d written) in %.2f s: %.0f tiles/s%n",
             kind,
-            pass,
+            passes[p],
             n,
             written,
             seconds,

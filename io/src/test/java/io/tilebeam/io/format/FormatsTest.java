@@ -58,7 +58,7 @@ class FormatsTest {
                     "POLYGON((-5000000 5000000, -4000000 5000000, -4000000 5500000,"
                         + " -5000000 5000000))")),
             "{\"name\":\"B\",\"n\":2.5,\"tags\":[\"x\"]}"));
-    return new RenderedTile(WorkKey.of(w), w, fs, 2, 0, 0, 0, List.of());
+    return RenderedTile.of(WorkKey.of(w), w, fs);
   }
 
   @ParameterizedTest

@@ -174,7 +174,11 @@ class LedgerTest {
       l.addProgress("run-progress", 400, 100, 0);
       l.addProgress("run-progress", 500, 0, 300);
       l.addProgress("run-progress", 0, 0, 200);
+      l.addCutProgress("run-progress", 250, 3000);
+      l.addCutProgress("run-progress", 0, 41);
       RunProgress p = l.progress("run-progress");
+      assertEquals(250, p.featuresRead());
+      assertEquals(3041, p.piecesCut());
       assertEquals(1000, p.planned());
       assertEquals(900, p.claimed());
       assertEquals(100, p.skipped());
@@ -196,6 +200,11 @@ class LedgerTest {
         "300 of 1,000 planned tiles looked up (0 skipped, 300 claimed); 10 of 300 claimed done,"
             + " 1.0 tiles/s",
         new RunProgress(1000, 300, 0, 10, java.time.Duration.ofSeconds(10)).describe());
+    // Reading and cutting, before any tile is done, still show the run moving.
+    assertEquals(
+        "1,000 of 1,000 planned tiles looked up (0 skipped, 1,000 claimed); 120 features read,"
+            + " 45,678 pieces cut; 0 of 1,000 claimed done",
+        new RunProgress(1000, 1000, 0, 0, java.time.Duration.ofSeconds(10), 120, 45678).describe());
   }
 
   @Test

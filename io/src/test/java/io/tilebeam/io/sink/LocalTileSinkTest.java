@@ -7,11 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tilebeam.io.format.GeoJsonFormat;
+import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
+import io.tilebeam.transforms.reproject.RenderedFeature;
+import io.tilebeam.transforms.reproject.RenderedTile;
+import io.tilebeam.transforms.tiling.TileId;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -118,6 +123,68 @@ class LocalTileSinkTest {
           moved ? PublishResult.Outcome.UNCHANGED : PublishResult.Outcome.WRITTEN,
           rerun.outcome(),
           stop.toString());
+    }
+  }
+
+  private static RenderedTile tile(int x, int y, String pointWkt) throws Exception {
+    TileWork w =
+        new TileWork(
+            "ns",
+            1,
+            "roads",
+            "WebMercatorQuad",
+            TileId.of(3, x, y),
+            "sha256:aa",
+            "OGC:CRS84",
+            "EPSG:3857",
+            "geojson",
+            "{}");
+    byte[] wkb =
+        new org.locationtech.jts.io.WKBWriter()
+            .write(new org.locationtech.jts.io.WKTReader().read(pointWkt));
+    return RenderedTile.of(WorkKey.of(w), w, List.of(new RenderedFeature("a", wkb, "{}")));
+  }
+
+  @Test
+  void aBatchPublishesEveryTileInOrderAndLeavesUnchangedOnesAlone() throws Exception {
+    LocalTileSink sink =
+        new LocalTileSink(root, new GeoJsonFormat(), CrsRef.of("EPSG:3857"), StepListener.NONE);
+    RenderedTile first = tile(4, 5, "POINT (1 2)");
+    sink.publish(first);
+    List<RenderedTile> batch =
+        List.of(
+            tile(4, 6, "POINT (3 4)"), first, tile(4, 7, "POINT (5 6)"), tile(5, 0, "POINT (7 8)"));
+    List<TileSink.Attempt> attempts = sink.publishAll(batch);
+    assertEquals(4, attempts.size());
+    for (int i = 0; i < batch.size(); i++) {
+      PublishResult r = attempts.get(i).result();
+      assertEquals(batch.get(i).work(), r.work(), "attempt " + i + " is tile " + i);
+      assertEquals(
+          i == 1 ? PublishResult.Outcome.UNCHANGED : PublishResult.Outcome.WRITTEN, r.outcome());
+      assertTrue(Files.readString(sink.finalPath(r.work())).contains("\"id\":\"a\""), r.toString());
+    }
+    assertEquals(4, filesUnder(root), "four tiles and no temporary file");
+  }
+
+  @Test
+  void aBatchStoppedAtAnyStepLeavesOnlyWholeTiles() throws Exception {
+    for (LocalTileSink.Step stop : LocalTileSink.Step.values()) {
+      Path dir = Files.createTempDirectory(root, "batch");
+      CrsRef crs = CrsRef.of("EPSG:3857");
+      List<RenderedTile> batch = List.of(tile(4, 6, "POINT (3 4)"), tile(6, 1, "POINT (5 6)"));
+      LocalTileSink dying = new LocalTileSink(dir, new GeoJsonFormat(), crs, Crash.at(stop));
+      assertThrows(Crash.class, () -> dying.publishAll(batch));
+      LocalTileSink clean = new LocalTileSink(dir, new GeoJsonFormat(), crs, StepListener.NONE);
+      boolean moved = stop.compareTo(LocalTileSink.Step.MOVED) >= 0;
+      for (RenderedTile t : batch) {
+        assertEquals(moved, Files.exists(clean.finalPath(t.work())), stop + ": all or none");
+      }
+      for (TileSink.Attempt a : clean.publishAll(batch)) {
+        assertEquals(
+            moved ? PublishResult.Outcome.UNCHANGED : PublishResult.Outcome.WRITTEN,
+            a.result().outcome(),
+            stop.toString());
+      }
     }
   }
 

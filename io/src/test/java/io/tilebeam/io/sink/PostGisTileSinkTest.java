@@ -70,7 +70,7 @@ class PostGisTileSinkTest {
       byte[] wkb = new WKBWriter().write(GF.createPoint(new Coordinate(1000.5 * i, -20.25 * i)));
       list.add(new RenderedFeature("f" + i, wkb, "{\"n\":" + i + ",\"tag\":\"" + tag + "\"}"));
     }
-    return new RenderedTile(WorkKey.of(work), work, list, features, 0, 0, 0, List.of());
+    return RenderedTile.of(WorkKey.of(work), work, list);
   }
 
   private static PublishSpec spec(String table) {
@@ -146,7 +146,7 @@ class PostGisTileSinkTest {
       RenderedTile twice = tile(work(4), 2, "new");
       List<RenderedFeature> dup = new ArrayList<>(twice.features());
       dup.add(dup.get(0));
-      RenderedTile bad = new RenderedTile(twice.key(), twice.work(), dup, 3, 0, 0, 0, List.of());
+      RenderedTile bad = RenderedTile.of(twice.key(), twice.work(), dup);
       TileDataException e = assertThrows(TileDataException.class, () -> sink.publish(bad));
       assertEquals("duplicate-feature-id", e.errorClass());
       assertEquals(2, rows(table, 4).size());

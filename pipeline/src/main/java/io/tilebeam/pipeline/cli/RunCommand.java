@@ -158,6 +158,10 @@ final class RunCommand {
         0,
         0,
         0,
+        0,
+        0,
+        0,
+        0,
         0);
   }
 

@@ -31,7 +31,11 @@ public record RunReport(
     long lostClaims,
     long featuresRead,
     long featuresWritten,
+    long piecesCut,
     long geometriesRepaired,
+    long geometriesCleaned,
+    long piecesCollapsed,
+    long verticesWritten,
     long featuresEmpty,
     long featuresDeadLettered,
     long coordinatesOutsideDomain,
@@ -61,10 +65,14 @@ public record RunReport(
         c.getOrDefault(LedgerIO.LOST_CLAIMS, 0L),
         c.getOrDefault(ReadFeatures.FEATURES_READ, 0L),
         c.getOrDefault("featuresWritten", 0L),
+        c.getOrDefault(ReadFeatures.PIECES, 0L),
         c.getOrDefault(ReprojectTiles.REPAIRED, 0L),
-        c.getOrDefault(ReprojectTiles.EMPTY, 0L),
+        c.getOrDefault(ReprojectTiles.CLEANED, 0L),
+        c.getOrDefault(ReprojectTiles.COLLAPSED, 0L),
+        c.getOrDefault(ReprojectTiles.VERTICES, 0L),
+        c.getOrDefault(ReadFeatures.FEATURES_EMPTY, 0L),
         c.getOrDefault(ReprojectTiles.DEAD_LETTERED, 0L),
-        c.getOrDefault(ReprojectTiles.OUTSIDE_DOMAIN, 0L),
+        c.getOrDefault(ReadFeatures.OUTSIDE_DOMAIN, 0L),
         c.getOrDefault(LedgerIO.CLAIM_STATEMENTS, 0L),
         c.getOrDefault(LedgerIO.COMMIT_STATEMENTS, 0L));
   }
@@ -85,7 +93,11 @@ public record RunReport(
     o.put("lostClaims", lostClaims);
     o.put("featuresRead", featuresRead);
     o.put("featuresWritten", featuresWritten);
+    o.put("piecesCut", piecesCut);
     o.put("geometriesRepaired", geometriesRepaired);
+    o.put("geometriesCleaned", geometriesCleaned);
+    o.put("piecesCollapsed", piecesCollapsed);
+    o.put("verticesWritten", verticesWritten);
     o.put("featuresEmpty", featuresEmpty);
     o.put("featuresDeadLettered", featuresDeadLettered);
     o.put("coordinatesOutsideDomain", coordinatesOutsideDomain);
@@ -99,7 +111,8 @@ public record RunReport(
     return String.format(
         "run %s: %d tiles planned; %d claimed, %d written, %d unchanged, %d failed;"
             + " skipped %d completed, %d in flight, %d failed earlier; %d duplicates;"
-            + " %d features read, %d written, %d repaired, %d dead-lettered",
+            + " %d features read, %d pieces cut, %d features written (%d vertices),"
+            + " %d repaired, %d dead-lettered",
         runId,
         planned,
         claimed,
@@ -111,7 +124,9 @@ public record RunReport(
         skippedFailed,
         duplicates,
         featuresRead,
+        piecesCut,
         featuresWritten,
+        verticesWritten,
         geometriesRepaired,
         featuresDeadLettered);
   }

@@ -71,7 +71,10 @@ public final class TilebeamGraph {
         planned.apply("KeyWork", KeyWork.withTemplates(templates));
     PCollection<KV<WorkKey, TileWork>> claimed =
         keyed.apply("FilterAgainstLedger", LedgerIO.claim(ledger, settings));
-    PCollectionTuple read = claimed.apply("ReadFeatures", ReadFeatures.from(sources, plan.retry()));
+    PCollectionTuple read =
+        claimed.apply(
+            "ReadFeatures",
+            ReadFeatures.from(sources, plan.retry()).withProgress(ledger, settings.runId()));
     PCollectionTuple rendered =
         read.get(ReadFeatures.TILES).apply("ReprojectTiles", ReprojectTiles.withSpecs(renders));
     // Features that could not be used cost themselves only: recorded, not failing their tile.

@@ -9,9 +9,12 @@ public final class Algorithm {
 
   /**
    * The current algorithm version. 2: ids of features without one are digests of their WKB and
-   * properties (the same in every source format), and null properties are dropped.
+   * properties (the same in every source format), and null properties are dropped. 3: features are
+   * cut into tile pieces by stripe clipping (rings joined along the tile's edge, no overlay),
+   * rounded coordinate by coordinate and repaired only when invalid; {@code simplifyPixels} enters
+   * every key (1/16 for Mapbox Vector Tiles, 0 otherwise).
    */
-  public static final int VERSION = 2;
+  public static final int VERSION = 3;
 
   private Algorithm() {}
 }

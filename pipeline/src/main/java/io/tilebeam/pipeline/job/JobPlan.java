@@ -16,6 +16,7 @@ import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.crs.CrsResolver;
 import io.tilebeam.transforms.crs.UnknownCrsException;
+import io.tilebeam.transforms.cut.CutSpec;
 import io.tilebeam.transforms.key.CanonicalJson;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.reproject.RenderSpec;
@@ -51,6 +52,13 @@ public final class JobPlan {
 
   /** The buffer around each tile, in pixels of a 256-pixel tile, when the job sets none. */
   static final double DEFAULT_BUFFER_PIXELS = 8;
+
+  /**
+   * The simplification of Mapbox Vector Tiles when the job sets none: one unit of their 4096-unit
+   * grid, 1/16 of a pixel, below which the grid cannot show a vertex anyway. Data tiles (GeoJSON,
+   * FlatGeobuf, PostGIS) keep every vertex unless the job asks.
+   */
+  static final double DEFAULT_SIMPLIFY_PIXELS_MVT = 1.0 / 16;
 
   private final String namespace;
   private final List<LayerPlan> layers;
@@ -127,9 +135,10 @@ public final class JobPlan {
     ResolvedSource source = ResolvedSource.resolve(l, path, gcs);
     CrsRef sourceCrs = sourceCrs(l, source.declaredCrs(), path);
     List<Extent> extents = extents(l, tms, path);
-    String params = paramsWithDefaults(l.params(), target);
+    String params = paramsWithDefaults(l.params(), target, l.outputFormat());
     ObjectNode p = (ObjectNode) CanonicalJson.parse(params);
     double buffer = p.get("bufferPixels").doubleValue();
+    double simplify = p.get("simplifyPixels").doubleValue();
     int precision = p.get("precision").intValue();
     PublishSpec publish = publishSpec(l, target, path, gcs);
     checkVectorTiles(l, tms, target, path);
@@ -155,12 +164,8 @@ public final class JobPlan {
             l.sourceFormat(),
             l.sourceOptions().idColumn(),
             source.indexed(),
-            sourceCrs,
-            tms,
-            l.minZoom(),
-            l.maxZoom(),
-            buffer),
-        new RenderSpec(tms, sourceCrs, target, buffer, precision),
+            new CutSpec(sourceCrs, tms, l.minZoom(), l.maxZoom(), buffer, simplify)),
+        new RenderSpec(tms, target, precision),
         publish);
   }
 
@@ -257,10 +262,13 @@ public final class JobPlan {
     return out;
   }
 
-  private static String paramsWithDefaults(String params, CrsRef target) {
+  private static String paramsWithDefaults(String params, CrsRef target, String outputFormat) {
     ObjectNode p = (ObjectNode) CanonicalJson.parse(params);
     if (!p.has("bufferPixels")) {
       p.put("bufferPixels", DEFAULT_BUFFER_PIXELS);
+    }
+    if (!p.has("simplifyPixels")) {
+      p.put("simplifyPixels", outputFormat.equals("mvt") ? DEFAULT_SIMPLIFY_PIXELS_MVT : 0);
     }
     if (!p.has("precision")) {
       Unit<?> unit =

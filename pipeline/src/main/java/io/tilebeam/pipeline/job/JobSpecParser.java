@@ -42,7 +42,7 @@ public final class JobSpecParser {
   static final Set<String> WRITE_FORMATS = Set.of("geojson", "flatgeobuf", "mvt", "postgis");
 
   /** Job parameters that change the bytes, with what they mean. */
-  static final Set<String> PARAMS = Set.of("bufferPixels", "precision");
+  static final Set<String> PARAMS = Set.of("bufferPixels", "precision", "simplifyPixels");
 
   private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9][a-z0-9_.-]{0,127}");
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -284,6 +284,12 @@ public final class JobSpecParser {
     if (buffer != null
         && (!buffer.isNumber() || buffer.doubleValue() < 0 || buffer.doubleValue() > 256)) {
       throw new JobSpecException(path + ".bufferPixels", buffer, "must be a number in [0, 256]");
+    }
+    JsonNode simplify = node.get("simplifyPixels");
+    if (simplify != null
+        && (!simplify.isNumber() || simplify.doubleValue() < 0 || simplify.doubleValue() > 256)) {
+      throw new JobSpecException(
+          path + ".simplifyPixels", simplify, "must be a number in [0, 256]");
     }
     JsonNode precision = node.get("precision");
     if (precision != null

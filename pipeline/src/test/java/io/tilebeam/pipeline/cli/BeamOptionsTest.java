@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.apache.beam.runners.direct.DirectOptions;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.runners.flink.FlinkRunner;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +27,19 @@ class BeamOptionsTest {
             .as(DirectOptions.class);
     assertTrue(asked.isEnforceImmutability());
     assertTrue(asked.isEnforceEncodability());
+  }
+
+  @Test
+  void withoutARunnerAnEmbeddedFlinkUsesEveryCore() {
+    FlinkPipelineOptions flink = Tilebeam.beamOptions(List.of()).as(FlinkPipelineOptions.class);
+    assertEquals(FlinkRunner.class, flink.getRunner());
+    assertEquals("[local]", flink.getFlinkMaster());
+    assertEquals(Runtime.getRuntime().availableProcessors(), flink.getParallelism());
+    assertTrue(flink.getFasterCopy());
+
+    FlinkPipelineOptions one =
+        Tilebeam.beamOptions(List.of("--parallelism=1")).as(FlinkPipelineOptions.class);
+    assertEquals(1, one.getParallelism());
   }
 
   @Test

@@ -41,11 +41,11 @@ class EndToEndTest {
   static final Map<String, String> GOLDEN =
       Map.of(
           "islands/0/0/0.fgb",
-              "sha256:7bbe50c610f3025bd59145b292172ac415386bfe366c4bc25addbc7d42ab79ca",
+              "sha256:4edae5f8686b92c57ca476c69f6da12578c01b79b95000220549109f6a4fbcd6",
           "pacific/3/0/3.geojson",
-              "sha256:a0218bb0fefa3d303bafe4e4ba2a499c426dec26a399b554f53e5704e06c82b5",
+              "sha256:c291e611e63c5498a2f039b3e646a1dc3085288a5bce083e4c9f6c4561a33352",
           "vector/0/0/0.mvt",
-              "sha256:04132179bc837a9972e2798b49c12dc56b56805894b482fcee2e62b84cabac31");
+              "sha256:bf6ff98b946e648e97126cf83607bb355fff826728c556f9c695d5c0eb9f4fd6");
 
   @TempDir Path dir;
 

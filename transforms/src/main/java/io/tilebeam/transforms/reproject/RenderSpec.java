@@ -5,23 +5,14 @@ import io.tilebeam.transforms.tiling.TileMatrixSet;
 import java.io.Serializable;
 
 /**
- * How one layer's tiles are rendered: the matrix set, the source and target CRSs, the buffer around
- * each tile in pixels and the number of decimal places coordinates are rounded to in the target
- * CRS.
+ * How one layer's tiles are finished: pieces arrive in the matrix set's CRS, go to the target CRS
+ * and are rounded to {@code precisionDigits} decimal places there.
  */
-public record RenderSpec(
-    TileMatrixSet tileMatrixSet,
-    CrsRef sourceCrs,
-    CrsRef targetCrs,
-    double bufferPixels,
-    int precisionDigits)
+public record RenderSpec(TileMatrixSet tileMatrixSet, CrsRef targetCrs, int precisionDigits)
     implements Serializable {
 
-  /** Checks the buffer and precision. */
+  /** Checks the precision. */
   public RenderSpec {
-    if (!(bufferPixels >= 0) || bufferPixels > 256) {
-      throw new IllegalArgumentException("bufferPixels must be in [0, 256], was " + bufferPixels);
-    }
     if (precisionDigits < 0 || precisionDigits > 12) {
       throw new IllegalArgumentException("precision must be in [0, 12], was " + precisionDigits);
     }

@@ -9,20 +9,14 @@ import java.util.List;
 /**
  * A tile's content in its final order: features sorted by id (then geometry), in the target CRS.
  *
- * @param featuresRead source features that were considered for the tile
- * @param repaired geometries that were invalid and repaired
- * @param empty source features with an empty geometry, skipped
- * @param outsideDomain coordinates outside the source CRS's domain of validity (still transformed)
+ * @param stats what rendering took: pieces, repairs, collapsed pieces, vertices written
  * @param deadLetters features that could not be used, with the reason, in a fixed order
  */
 public record RenderedTile(
     WorkKey key,
     TileWork work,
     List<RenderedFeature> features,
-    long featuresRead,
-    long repaired,
-    long empty,
-    long outsideDomain,
+    RenderStats stats,
     List<FeatureFailure> deadLetters)
     implements Serializable {
 
@@ -30,5 +24,10 @@ public record RenderedTile(
   public RenderedTile {
     features = List.copyOf(features);
     deadLetters = List.copyOf(deadLetters);
+  }
+
+  /** A tile of these features with nothing to report about how they were made. */
+  public static RenderedTile of(WorkKey key, TileWork work, List<RenderedFeature> features) {
+    return new RenderedTile(key, work, features, RenderStats.NONE, List.of());
   }
 }

@@ -1,6 +1,6 @@
 package io.tilebeam.transforms.reproject;
 
-import io.tilebeam.transforms.feature.TileFeatures;
+import io.tilebeam.transforms.feature.TilePieces;
 import io.tilebeam.transforms.outcome.FeatureFailure;
 import java.util.HashMap;
 import java.util.Map;
@@ -16,11 +16,11 @@ import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
 
 /**
- * Stage 5 of the graph: each claimed tile's features are reprojected, clipped and put in their
- * final order ({@link TileRenderer}). A feature that cannot be used goes to {@link #DEAD_LETTERS}
- * with its id and reason; its tile and the run go on.
+ * Stage 5 of the graph: each claimed tile's pieces are taken to the target CRS, rounded, checked,
+ * repaired where needed and put in their final order ({@link TileRenderer}). A piece that cannot be
+ * used goes to {@link #DEAD_LETTERS} with its id and reason; its tile and the run go on.
  */
-public final class ReprojectTiles extends PTransform<PCollection<TileFeatures>, PCollectionTuple> {
+public final class ReprojectTiles extends PTransform<PCollection<TilePieces>, PCollectionTuple> {
 
   /** The rendered tiles. */
   public static final TupleTag<RenderedTile> RENDERED = new TupleTag<>() {};
@@ -28,14 +28,17 @@ public final class ReprojectTiles extends PTransform<PCollection<TileFeatures>, 
   /** Features that could not be used, for the dead letter. */
   public static final TupleTag<FeatureFailure> DEAD_LETTERS = new TupleTag<>() {};
 
-  /** Counter of geometries that were invalid and repaired. */
+  /** Counter of pieces that were invalid after rounding, made valid by any rung. */
   public static final String REPAIRED = "geometriesRepaired";
 
-  /** Counter of features with an empty geometry, skipped. */
-  public static final String EMPTY = "featuresEmpty";
+  /** Counter of pieces made valid by the cheap rung alone (spikes removed). */
+  public static final String CLEANED = "geometriesCleaned";
 
-  /** Counter of coordinates outside the source CRS's domain of validity. */
-  public static final String OUTSIDE_DOMAIN = "coordinatesOutsideDomain";
+  /** Counter of pieces with nothing left after rounding. */
+  public static final String COLLAPSED = "piecesCollapsed";
+
+  /** Counter of vertices written. */
+  public static final String VERTICES = "verticesWritten";
 
   /** Counter of features sent to the dead letter. */
   public static final String DEAD_LETTERED = "featuresDeadLettered";
@@ -52,7 +55,7 @@ public final class ReprojectTiles extends PTransform<PCollection<TileFeatures>, 
   }
 
   @Override
-  public PCollectionTuple expand(PCollection<TileFeatures> input) {
+  public PCollectionTuple expand(PCollection<TilePieces> input) {
     PCollectionTuple out =
         input.apply(
             "RenderTiles",
@@ -62,11 +65,12 @@ public final class ReprojectTiles extends PTransform<PCollection<TileFeatures>, 
     return out;
   }
 
-  private static final class RenderFn extends DoFn<TileFeatures, RenderedTile> {
+  private static final class RenderFn extends DoFn<TilePieces, RenderedTile> {
     private final Map<String, RenderSpec> specs;
     private final Counter repaired = Metrics.counter(ReprojectTiles.class, REPAIRED);
-    private final Counter empty = Metrics.counter(ReprojectTiles.class, EMPTY);
-    private final Counter outsideDomain = Metrics.counter(ReprojectTiles.class, OUTSIDE_DOMAIN);
+    private final Counter cleaned = Metrics.counter(ReprojectTiles.class, CLEANED);
+    private final Counter collapsed = Metrics.counter(ReprojectTiles.class, COLLAPSED);
+    private final Counter vertices = Metrics.counter(ReprojectTiles.class, VERTICES);
     private final Counter deadLettered = Metrics.counter(ReprojectTiles.class, DEAD_LETTERED);
     private transient Map<String, TileRenderer> renderers;
 
@@ -81,11 +85,13 @@ public final class ReprojectTiles extends PTransform<PCollection<TileFeatures>, 
     }
 
     @ProcessElement
-    public void process(@Element TileFeatures tile, MultiOutputReceiver out) {
+    public void process(@Element TilePieces tile, MultiOutputReceiver out) {
       RenderedTile rendered = renderers.get(tile.work().layer()).render(tile);
-      repaired.inc(rendered.repaired());
-      empty.inc(rendered.empty());
-      outsideDomain.inc(rendered.outsideDomain());
+      RenderStats s = rendered.stats();
+      repaired.inc(s.cleaned() + s.repaired());
+      cleaned.inc(s.cleaned());
+      collapsed.inc(s.collapsed());
+      vertices.inc(s.vertices());
       deadLettered.inc(rendered.deadLetters().size());
       rendered.deadLetters().forEach(f -> out.get(DEAD_LETTERS).output(f));
       out.get(RENDERED).output(rendered);

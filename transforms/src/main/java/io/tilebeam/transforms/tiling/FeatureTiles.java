@@ -1,35 +1,28 @@
 package io.tilebeam.transforms.tiling;
 
 import io.tilebeam.transforms.crs.CrsRef;
+import io.tilebeam.transforms.crs.CrsResolver;
 import io.tilebeam.transforms.crs.CrsTransforms;
 import io.tilebeam.transforms.feature.Antimeridian;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.locationtech.jts.geom.Envelope;
-import org.locationtech.jts.geom.Geometry;
 import org.opengis.referencing.operation.TransformException;
 
 /**
- * Which tiles a source geometry goes to. A part of the geometry (each component on its own, so that
- * a multi-polygon cut at the antimeridian does not claim the whole width of the world) goes to tile
- * T when both hold:
+ * The search-box rule that makes a per-tile index read and a single pass over a file agree. A
+ * component of a geometry (each on its own, so that a multi-polygon cut at the antimeridian does
+ * not claim the whole width of the world) goes to tile T only when its envelope meets one of T's
+ * {@link #searchBoxes}: the buffered tile transformed back into the source CRS. An index answers
+ * exactly that question; {@code FeatureCutter} asks it of every piece, so both ways give the same
+ * pieces, also where the transform does not map boxes to boxes (a UTM source in Web Mercator tiles)
+ * and a straight segment in the matrix set's CRS strays beyond what the source's box can reach.
  *
- * <ol>
- *   <li>its envelope, transformed into the matrix set's CRS with a curvature-aware envelope
- *       transform and grown by the tile buffer, covers T; and
- *   <li>its envelope meets one of T's {@link #searchBoxes}: the buffered tile transformed back into
- *       the source CRS.
- * </ol>
- *
- * The first lists the candidates from the geometry (the one pass over a file); the second is what
- * an index can answer from the tile (a per-tile read). Asking both makes the two ways give the same
- * features exactly, also where the transform does not map boxes to boxes (a UTM source in Web
- * Mercator tiles), where a transformed envelope can reach tiles the geometry does not.
+ * <p>Where it does map boxes to boxes ({@link #boxPreserving}), the rule follows from the geometry
+ * meeting the tile and need not be asked.
  */
 public final class FeatureTiles {
 
@@ -53,70 +46,19 @@ public final class FeatureTiles {
   private FeatureTiles() {}
 
   /**
-   * The tiles of zooms {@code minZoom..maxZoom} that {@code geometry} (in {@code sourceCrs}) goes
-   * to, with a buffer of {@code bufferPixels}.
-   *
-   * @throws TransformException when an envelope cannot be transformed
+   * Whether boxes in {@code sourceCrs} map to boxes in the matrix set's CRS, axis by axis and in
+   * order, so that a geometry reaching into a tile always meets the tile's search boxes: the same
+   * CRS, or WGS 84 longitude/latitude into Web Mercator or WGS 84 tiles (both are functions of
+   * longitude alone in x and of latitude alone in y, increasing).
    */
-  public static Set<TileId> of(
-      Geometry geometry,
-      CrsRef sourceCrs,
-      TileMatrixSet tms,
-      int minZoom,
-      int maxZoom,
-      double bufferPixels)
-      throws TransformException {
-    Set<TileId> tiles = new LinkedHashSet<>();
-    for (int i = 0; i < geometry.getNumGeometries(); i++) {
-      Envelope e = geometry.getGeometryN(i).getEnvelopeInternal();
-      if (e.isNull()) {
-        continue;
-      }
-      for (Bounds box : transformed(e, sourceCrs, tms)) {
-        for (int z = minZoom; z <= maxZoom; z++) {
-          TileRange r = cover(box, tms.matrix(z), bufferPixels);
-          if (r == null) {
-            continue;
-          }
-          for (long y = r.minY(); y <= r.maxY(); y++) {
-            for (long x = r.minX(); x <= r.maxX(); x++) {
-              TileId tile = new TileId(z, x, y);
-              if (!tiles.contains(tile)
-                  && meetsSearchBoxes(e, tile, sourceCrs, tms, bufferPixels)) {
-                tiles.add(tile);
-              }
-            }
-          }
-        }
-      }
+  public static boolean boxPreserving(CrsRef sourceCrs, TileMatrixSet tms) {
+    String s = sourceCrs.identity();
+    String t = tms.crs().identity();
+    if (s.equals(t)) {
+      return true;
     }
-    return tiles;
-  }
-
-  /**
-   * Whether {@code tile} is among {@link #of}'s tiles for {@code geometry}: the same rule, asked of
-   * one tile.
-   *
-   * @throws TransformException when an envelope cannot be transformed
-   */
-  public static boolean covers(
-      Geometry geometry, CrsRef sourceCrs, TileMatrixSet tms, TileId tile, double bufferPixels)
-      throws TransformException {
-    for (int i = 0; i < geometry.getNumGeometries(); i++) {
-      Envelope e = geometry.getGeometryN(i).getEnvelopeInternal();
-      if (e.isNull()) {
-        continue;
-      }
-      for (Bounds box : transformed(e, sourceCrs, tms)) {
-        TileRange r = cover(box, tms.matrix(tile.z()), bufferPixels);
-        if (r != null
-            && r.contains(tile)
-            && meetsSearchBoxes(e, tile, sourceCrs, tms, bufferPixels)) {
-          return true;
-        }
-      }
-    }
-    return false;
+    boolean wgs84 = s.equals("EPSG:4326") || s.equals(CrsResolver.CRS84);
+    return wgs84 && (t.equals("EPSG:3857") || t.equals("EPSG:4326") || t.equals(CrsResolver.CRS84));
   }
 
   /**
@@ -167,7 +109,8 @@ public final class FeatureTiles {
     return List.copyOf(out);
   }
 
-  private static boolean meetsSearchBoxes(
+  /** Whether the envelope {@code e} (in {@code sourceCrs}) meets one of the tile's search boxes. */
+  public static boolean meetsSearchBoxes(
       Envelope e, TileId tile, CrsRef sourceCrs, TileMatrixSet tms, double bufferPixels) {
     if (sourceCrs.identity().equals(tms.crs().identity())) {
       // The search box is the buffered tile itself: the first condition already says it.
@@ -182,16 +125,6 @@ public final class FeatureTiles {
       }
     }
     return false;
-  }
-
-  private static List<Bounds> transformed(Envelope e, CrsRef sourceCrs, TileMatrixSet tms)
-      throws TransformException {
-    return CrsTransforms.transform(
-        new Bounds(e.getMinX(), e.getMinY(), e.getMaxX(), e.getMaxY()), sourceCrs, tms.crs());
-  }
-
-  private static TileRange cover(Bounds box, TileMatrix m, double bufferPixels) {
-    return TileCover.cover(grown(box, m, bufferPixels), m).orElse(null);
   }
 
   private static Bounds grown(Bounds box, TileMatrix m, double bufferPixels) {

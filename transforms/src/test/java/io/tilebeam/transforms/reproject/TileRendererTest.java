@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tilebeam.transforms.crs.CrsRef;
-import io.tilebeam.transforms.feature.Feature;
-import io.tilebeam.transforms.feature.TileFeatures;
+import io.tilebeam.transforms.feature.FeaturePiece;
+import io.tilebeam.transforms.feature.TilePieces;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.tiling.TileId;
@@ -18,30 +18,33 @@ import org.locationtech.jts.io.WKBReader;
 import org.locationtech.jts.io.WKBWriter;
 import org.locationtech.jts.io.WKTReader;
 
+/** Pieces arrive in Web Mercator, cut already; the renderer transforms, rounds, checks, sorts. */
 class TileRendererTest {
 
   private static final RenderSpec TO_4326 =
-      new RenderSpec(
-          TileMatrixSet.webMercatorQuad(), CrsRef.of("EPSG:4326"), CrsRef.of("EPSG:4326"), 0, 6);
+      new RenderSpec(TileMatrixSet.webMercatorQuad(), CrsRef.of("EPSG:4326"), 6);
 
-  private static Feature feature(String id, String wkt) throws Exception {
-    return new Feature(id, new WKBWriter(2).write(new WKTReader().read(wkt)), "{}");
+  private static final RenderSpec TO_3857 =
+      new RenderSpec(TileMatrixSet.webMercatorQuad(), CrsRef.of("EPSG:3857"), 3);
+
+  private static FeaturePiece piece(String id, String wkt) throws Exception {
+    return new FeaturePiece(id, new WKBWriter(2).write(new WKTReader().read(wkt)), "{}");
   }
 
-  private static TileFeatures tile(int z, long x, long y, Feature... features) {
+  private static TilePieces tile(FeaturePiece... pieces) {
     TileWork w =
         new TileWork(
             "ns",
             1,
             "l",
             "WebMercatorQuad",
-            TileId.of(z, x, y),
+            TileId.of(1, 1, 0),
             "sha256:aa",
             "EPSG:4326",
             "EPSG:4326",
             "geojson",
             "{}");
-    return new TileFeatures(WorkKey.of(w), w, List.of(features));
+    return new TilePieces(WorkKey.of(w), w, List.of(pieces));
   }
 
   private static Geometry geometry(RenderedFeature f) throws Exception {
@@ -49,91 +52,109 @@ class TileRendererTest {
   }
 
   @Test
-  void clipsToTheTileAndRoundsToThePrecision() throws Exception {
-    // z1 tile 1/0 is the north-east quarter: longitudes 0..180, latitudes 0..85.05.
+  void transformsToTheTargetAndRoundsToThePrecision() throws Exception {
+    // One degree east of Greenwich on the equator is 111,319.49079327357 m in Web Mercator.
     RenderedTile t =
-        new TileRenderer(TO_4326)
-            .render(tile(1, 1, 0, feature("a", "POLYGON((-10 10, 10 10, 10 20, -10 20, -10 10))")));
-    assertEquals(1, t.features().size());
+        new RenderedTileOf(TO_4326)
+            .of(piece("a", "POINT(111319.49079327357 0.0000001)"))
+            .rendered();
     Geometry g = geometry(t.features().get(0));
-    assertEquals(0.0, g.getEnvelopeInternal().getMinX(), 1e-6);
-    assertEquals(10.0, g.getEnvelopeInternal().getMaxX(), 1e-6);
-    assertEquals(100.0, g.getArea(), 1e-6);
+    assertEquals(1.0, g.getCoordinate().x, 0);
+    assertEquals(0.0, g.getCoordinate().y, 0);
   }
 
   @Test
-  void featuresOutsideTheTileAreDroppedAndTheRestSortedById() throws Exception {
+  void featuresAreSortedById() throws Exception {
     RenderedTile t =
-        new TileRenderer(TO_4326)
-            .render(
-                tile(
-                    1,
-                    1,
-                    0,
-                    feature("z", "POINT(20 20)"),
-                    feature("west", "POINT(-20 20)"),
-                    feature("a", "POINT(30 30)")));
-    assertEquals(List.of("a", "z"), t.features().stream().map(RenderedFeature::id).toList());
+        new RenderedTileOf(TO_3857)
+            .of(
+                piece("z", "POINT(20 20)"),
+                piece("west", "POINT(-20 20)"),
+                piece("a", "POINT(3 3)"))
+            .rendered();
+    assertEquals(
+        List.of("a", "west", "z"), t.features().stream().map(RenderedFeature::id).toList());
   }
 
   @Test
-  void invalidGeometriesAreRepairedAndCounted() throws Exception {
+  void anInvalidPieceIsRepairedAndCounted() throws Exception {
     RenderedTile t =
-        new TileRenderer(TO_4326)
-            .render(tile(0, 0, 0, feature("bowtie", "POLYGON((0 0, 10 10, 10 0, 0 10, 0 0))")));
-    assertEquals(1, t.repaired());
+        new RenderedTileOf(TO_3857)
+            .of(piece("bowtie", "POLYGON((0 0, 10 10, 10 0, 0 10, 0 0))"))
+            .rendered();
+    assertEquals(1, t.stats().repaired());
     assertEquals(1, t.features().size());
-    assertEquals(true, geometry(t.features().get(0)).isValid());
+    assertTrue(geometry(t.features().get(0)).isValid());
+    assertEquals(50, geometry(t.features().get(0)).getArea(), 1e-9);
+  }
+
+  @Test
+  void aSpikeMadeByRoundingIsCleanedCheaply() throws Exception {
+    // The spike out to (20, 5.0004) comes straight back once rounded to a millimetre.
+    RenderedTile t =
+        new RenderedTileOf(TO_3857)
+            .of(
+                piece(
+                    "spike", "POLYGON((0 0, 10 0, 10 5, 20 5.0004, 10 5.0001, 10 10, 0 10, 0 0))"))
+            .rendered();
+    assertEquals(1, t.stats().cleaned());
+    assertEquals(0, t.stats().repaired());
+    assertEquals(100, geometry(t.features().get(0)).getArea(), 1e-9);
+  }
+
+  @Test
+  void aSliverThinnerThanThePrecisionIsCountedAsCollapsed() throws Exception {
+    RenderedTile t =
+        new RenderedTileOf(TO_3857)
+            .of(piece("sliver", "POLYGON((0 0, 10 0, 10 0.0001, 0 0.0001, 0 0))"))
+            .rendered();
+    assertEquals(0, t.features().size());
+    assertEquals(1, t.stats().collapsed());
   }
 
   @Test
   void sameInputGivesSameBytes() throws Exception {
-    Feature f = feature("a", "POLYGON((1 1, 50 1, 50 40, 1 40, 1 1))");
-    RenderedTile a = new TileRenderer(TO_4326).render(tile(2, 2, 1, f));
-    RenderedTile b = new TileRenderer(TO_4326).render(tile(2, 2, 1, f));
+    FeaturePiece p = piece("a", "POLYGON((1 1, 50 1, 50 40, 1 40, 1 1))");
+    RenderedTile a = new RenderedTileOf(TO_4326).of(p).rendered();
+    RenderedTile b = new RenderedTileOf(TO_4326).of(p).rendered();
     assertArrayEquals(a.features().get(0).wkb(), b.features().get(0).wkb());
   }
 
   @Test
-  void badFeaturesGoToTheDeadLetterAndTheRestOfTheTileIsRendered() throws Exception {
+  void anUnreadablePieceGoesToTheDeadLetterAndTheRestIsRendered() throws Exception {
     RenderedTile t =
-        new TileRenderer(TO_4326)
-            .render(
-                tile(
-                    0,
-                    0,
-                    0,
-                    feature("good", "POINT(10 10)"),
-                    new Feature("garbage", new byte[] {1, 2, 3}, "{}"),
-                    // The pole has no Web Mercator y: it cannot be transformed.
-                    feature("pole", "POINT(0 90)"),
-                    feature("empty", "POLYGON EMPTY")));
+        new RenderedTileOf(TO_3857)
+            .of(piece("good", "POINT(10 10)"), new FeaturePiece("garbage", new byte[] {1, 2}, "{}"))
+            .rendered();
     assertEquals(List.of("good"), t.features().stream().map(RenderedFeature::id).toList());
-    assertEquals(1, t.empty());
-    assertEquals(
-        List.of("garbage geometry", "pole transform"),
-        t.deadLetters().stream().map(f -> f.featureId() + " " + f.errorClass()).sorted().toList());
-    assertTrue(
-        t.deadLetters().stream().allMatch(f -> f.layer().equals("l") && f.tile().equals("0/0/0")));
-    assertTrue(t.deadLetters().get(0).toJsonLine().startsWith("{\"errorClass\":"));
+    assertEquals(1, t.deadLetters().size());
+    assertEquals("garbage", t.deadLetters().get(0).featureId());
+    assertEquals("geometry", t.deadLetters().get(0).errorClass());
+    assertEquals("1/1/0", t.deadLetters().get(0).tile());
   }
 
   @Test
-  void coordinatesOutsideTheSourceCrsDomainAreCountedAndStillTransformed() throws Exception {
-    RenderSpec fromBritishGrid =
-        new RenderSpec(
-            TileMatrixSet.webMercatorQuad(), CrsRef.of("EPSG:27700"), CrsRef.of("EPSG:4326"), 0, 6);
-    // One point in Great Britain, one 1,500 km east of the grid's domain (in Poland).
+  void verticesWrittenAreCounted() throws Exception {
     RenderedTile t =
-        new TileRenderer(fromBritishGrid)
-            .render(
-                tile(
-                    0,
-                    0,
-                    0,
-                    feature("london", "POINT(530000 180000)"),
-                    feature("warsaw", "POINT(2000000 300000)")));
-    assertEquals(1, t.outsideDomain());
-    assertEquals(2, t.features().size());
+        new RenderedTileOf(TO_3857)
+            .of(piece("a", "POLYGON((0 0, 10 0, 10 10, 0 0))"), piece("b", "POINT(1 1)"))
+            .rendered();
+    assertEquals(5, t.stats().vertices());
+    assertEquals(2, t.stats().pieces());
+  }
+
+  /** A renderer and the tile it renders. */
+  private record RenderedTileOf(RenderSpec spec, TilePieces tile) {
+    RenderedTileOf(RenderSpec spec) {
+      this(spec, null);
+    }
+
+    RenderedTileOf of(FeaturePiece... pieces) {
+      return new RenderedTileOf(spec, TileRendererTest.tile(pieces));
+    }
+
+    RenderedTile rendered() {
+      return new TileRenderer(spec).render(tile);
+    }
   }
 }

@@ -1,0 +1,120 @@
+package io.tilebeam.io.source;
+
+import io.tilebeam.io.retry.RetryPolicy;
+import io.tilebeam.transforms.cut.FeatureCutter;
+import io.tilebeam.transforms.cut.TileFilter;
+import io.tilebeam.transforms.feature.Feature;
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.Map;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollectionView;
+
+/**
+ * Reads a split of an unindexed source. A split that is part of its file is cut here for the
+ * claimed tiles; a split that is the whole file (GeoJSON, FlatGeobuf: formats read from the start)
+ * hands its features on to {@link ReadFeatures#FEATURES} instead, to be spread over the workers and
+ * cut there, so that one file does not keep one worker cutting while the others wait.
+ */
+final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
+  private final Map<String, SourceSpec> sources;
+  private final RetryPolicy retry;
+  private final PCollectionView<ClaimedTiles> claimedTiles;
+  private final FeatureCutting cutting;
+
+  ReadSplitFn(
+      Map<String, SourceSpec> sources,
+      RetryPolicy retry,
+      PCollectionView<ClaimedTiles> claimedTiles,
+      FeatureCutting cutting) {
+    this.sources = sources;
+    this.retry = retry;
+    this.claimedTiles = claimedTiles;
+    this.cutting = cutting;
+  }
+
+  @FinishBundle
+  public void finishBundle() {
+    cutting.flush();
+  }
+
+  @Teardown
+  public void teardown() {
+    cutting.close();
+  }
+
+  @ProcessElement
+  public void process(ProcessContext c) throws IOException, SQLException {
+    String layer = c.element().layer();
+    ClaimedTiles claimed = c.sideInput(claimedTiles);
+    if (!claimed.any(layer)) {
+      return;
+    }
+    SourceSpec spec = sources.get(layer);
+    boolean spread = c.element().range() == null;
+    FeatureCutter cutter = spread ? null : new FeatureCutter(spec.cut());
+    TileFilter filter = claimed.of(layer);
+    try (LayerSource source = new LayerSource(spec, retry)) {
+      source.forEach(
+          c.element(),
+          f -> {
+            cutting.countRead();
+            if (spread) {
+              c.output(ReadFeatures.FEATURES, KV.of(layer, f));
+            } else {
+              cutting.cut(
+                  layer, cutter, f, filter, c::output, d -> c.output(ReadFeatures.DEAD_LETTERS, d));
+            }
+          },
+          b -> c.output(ReadFeatures.DEAD_LETTERS, cutting.bad(layer, b)));
+      cutting.ringsClosed(source.ringsClosed());
+    }
+  }
+
+  /** Cuts features spread over the workers for the claimed tiles of their layer. */
+  static final class CutSpreadFn extends DoFn<KV<String, Feature>, KV<String, TileInput>> {
+    private final Map<String, SourceSpec> sources;
+    private final PCollectionView<ClaimedTiles> claimedTiles;
+    private final FeatureCutting cutting;
+    private transient Map<String, FeatureCutter> cutters;
+
+    CutSpreadFn(
+        Map<String, SourceSpec> sources,
+        PCollectionView<ClaimedTiles> claimedTiles,
+        FeatureCutting cutting) {
+      this.sources = sources;
+      this.claimedTiles = claimedTiles;
+      this.cutting = cutting;
+    }
+
+    @FinishBundle
+    public void finishBundle() {
+      cutting.flush();
+    }
+
+    @Teardown
+    public void teardown() {
+      cutting.close();
+    }
+
+    @Setup
+    public void setup() {
+      cutters = new java.util.HashMap<>();
+    }
+
+    @ProcessElement
+    public void process(ProcessContext c) {
+      String layer = c.element().getKey();
+      FeatureCutter cutter =
+          cutters.computeIfAbsent(layer, l -> new FeatureCutter(sources.get(l).cut()));
+      cutting.cut(
+          layer,
+          cutter,
+          c.element().getValue(),
+          c.sideInput(claimedTiles).of(layer),
+          c::output,
+          d -> c.output(ReadFeatures.DEAD_LETTERS, d));
+    }
+  }
+}

@@ -1,0 +1,189 @@
+package io.tilebeam.transforms.cut;
+
+import io.tilebeam.transforms.crs.CrsResolver;
+import io.tilebeam.transforms.crs.CrsTransforms;
+import io.tilebeam.transforms.feature.Antimeridian;
+import io.tilebeam.transforms.feature.Feature;
+import io.tilebeam.transforms.feature.FeaturePiece;
+import io.tilebeam.transforms.outcome.TileDataException;
+import io.tilebeam.transforms.repair.GeometryRepair;
+import io.tilebeam.transforms.reproject.CoordinateTransformer;
+import io.tilebeam.transforms.tiling.FeatureTiles;
+import io.tilebeam.transforms.tiling.TileId;
+import java.util.List;
+import java.util.function.BiConsumer;
+import org.locationtech.jts.geom.CoordinateSequence;
+import org.locationtech.jts.geom.CoordinateSequenceFilter;
+import org.locationtech.jts.geom.Envelope;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.io.ParseException;
+import org.locationtech.jts.io.WKBReader;
+import org.opengis.referencing.operation.TransformException;
+
+/**
+ * Cuts source features into their tile pieces for every zoom of a layer. Each feature is read once,
+ * cut at the antimeridian when its CRS is geographic ({@link Antimeridian}), transformed into the
+ * matrix set's CRS once, made valid when it is not ({@link GeometryRepair}, cheapest fix first:
+ * most real data only needs self-touching rings split), and cut once per zoom ({@link TileCutter});
+ * only the pieces of wanted tiles are handed on. One instance serves one layer and one thread.
+ *
+ * <p>A piece goes to a tile when the feature's geometry in the matrix set's CRS reaches into the
+ * buffered tile. Where the source CRS does not map boxes to boxes (a UTM source in Web Mercator
+ * tiles), each component must also meet the tile's search boxes ({@link FeatureTiles}), the rule an
+ * index read answers, so that a single pass and per-tile reads give the same pieces.
+ */
+public final class FeatureCutter {
+
+  /**
+   * What cutting one feature found besides its pieces.
+   *
+   * @param empty whether its geometry was empty (nothing was cut)
+   * @param outsideDomain its coordinates outside the source CRS's domain of validity
+   * @param pieces the pieces handed on
+   * @param repair how its geometry was made valid before cutting ({@code VALID} when it was)
+   */
+  public record Cut(boolean empty, long outsideDomain, long pieces, GeometryRepair.Rung repair) {}
+
+  private final CutSpec spec;
+  private final TileCutter cutter;
+  private final CoordinateTransformer toTms;
+  private final CoordinateTransformer fromTms;
+  private final GeometryRepair repair = GeometryRepair.floating();
+  private final boolean geographic;
+  private final boolean gated;
+  private final Envelope domain;
+  private final WKBReader reader = new WKBReader();
+
+  /** A cutter for one layer. */
+  public FeatureCutter(CutSpec spec) {
+    this.spec = spec;
+    this.cutter = new TileCutter(spec.tileMatrixSet(), spec.bufferPixels());
+    this.toTms =
+        new CoordinateTransformer(
+            CrsTransforms.operation(spec.sourceCrs(), spec.tileMatrixSet().crs())
+                .getMathTransform());
+    this.fromTms =
+        new CoordinateTransformer(
+            CrsTransforms.operation(spec.tileMatrixSet().crs(), spec.sourceCrs())
+                .getMathTransform());
+    this.geographic = Antimeridian.appliesTo(spec.sourceCrs());
+    this.gated = !FeatureTiles.boxPreserving(spec.sourceCrs(), spec.tileMatrixSet());
+    this.domain = domainOf(spec);
+  }
+
+  /**
+   * Cuts {@code feature} for every zoom and hands each wanted tile's piece to {@code sink}, zoom by
+   * zoom in tile order.
+   *
+   * @throws TileDataException when the feature cannot be read or placed (its WKB is unreadable, it
+   *     circles a pole, a coordinate has no place in the matrix set's CRS)
+   */
+  public Cut cut(Feature feature, TileFilter filter, BiConsumer<TileId, FeaturePiece> sink)
+      throws TileDataException {
+    Geometry source;
+    try {
+      source = reader.read(feature.wkb());
+    } catch (ParseException e) {
+      throw new TileDataException("geometry", "unreadable WKB: " + e.getMessage(), e);
+    }
+    if (source.isEmpty()) {
+      return new Cut(true, 0, 0, GeometryRepair.Rung.VALID);
+    }
+    if (geographic) {
+      try {
+        source = Antimeridian.split(source);
+      } catch (IllegalArgumentException e) {
+        throw new TileDataException("geometry", e.getMessage(), e);
+      }
+    }
+    long outside = outsideDomain(source);
+    Geometry inTms;
+    try {
+      inTms = toTms.apply(source);
+    } catch (TransformException e) {
+      throw new TileDataException("transform", "cannot be placed: " + e.getMessage(), e);
+    }
+    // Cutting joins rings along tile edges, which needs valid rings; a feature is checked once
+    // here rather than in every piece of every zoom.
+    GeometryRepair.Repaired valid = repair.repair(inTms);
+    inTms = valid.geometry();
+    if (gated && valid.rung() != GeometryRepair.Rung.VALID) {
+      // The repair may have split or merged components: take them back to the source CRS.
+      try {
+        source = fromTms.apply(inTms);
+      } catch (TransformException e) {
+        throw new TileDataException("transform", "cannot be placed: " + e.getMessage(), e);
+      }
+    }
+    ComponentGate gate = gated ? gate(source) : ComponentGate.ALL;
+    long[] pieces = {0};
+    for (int z = spec.minZoom(); z <= spec.maxZoom(); z++) {
+      cutter.cut(
+          inTms,
+          z,
+          spec.simplifyPixels(),
+          filter,
+          gate,
+          (tile, piece) -> {
+            pieces[0]++;
+            sink.accept(tile, new FeaturePiece(feature.id(), piece.wkb(), feature.properties()));
+          });
+    }
+    return new Cut(false, outside, pieces[0], valid.rung());
+  }
+
+  /** The search-box rule for each component of the source geometry. */
+  private ComponentGate gate(Geometry source) {
+    List<Envelope> envelopes =
+        TileCutter.components(source).stream().map(Geometry::getEnvelopeInternal).toList();
+    return (component, tile) ->
+        FeatureTiles.meetsSearchBoxes(
+            envelopes.get(component),
+            tile,
+            spec.sourceCrs(),
+            spec.tileMatrixSet(),
+            spec.bufferPixels());
+  }
+
+  /**
+   * How many coordinates lie outside the source CRS's domain of validity: they are still
+   * transformed (the formulas may hold there), but the report says how many there were.
+   */
+  private long outsideDomain(Geometry g) {
+    if (domain == null) {
+      return 0;
+    }
+    long[] n = {0};
+    g.apply(
+        new CoordinateSequenceFilter() {
+          @Override
+          public void filter(CoordinateSequence seq, int i) {
+            if (!domain.contains(seq.getX(i), seq.getY(i))) {
+              n[0]++;
+            }
+          }
+
+          @Override
+          public boolean isDone() {
+            return false;
+          }
+
+          @Override
+          public boolean isGeometryChanged() {
+            return false;
+          }
+        });
+    return n[0];
+  }
+
+  /** The source CRS's domain of validity in its own (east/north) coordinates, when SIS knows it. */
+  private static Envelope domainOf(CutSpec spec) {
+    org.opengis.geometry.Envelope e =
+        org.apache.sis.referencing.CRS.getDomainOfValidity(
+            CrsResolver.resolve(spec.sourceCrs().definition()));
+    if (e == null || e.getDimension() < 2) {
+      return null;
+    }
+    return new Envelope(e.getMinimum(0), e.getMaximum(0), e.getMinimum(1), e.getMaximum(1));
+  }
+}

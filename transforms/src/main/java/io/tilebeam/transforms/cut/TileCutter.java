@@ -1,0 +1,314 @@
+package io.tilebeam.transforms.cut;
+
+import io.tilebeam.transforms.tiling.TileId;
+import io.tilebeam.transforms.tiling.TileMatrix;
+import io.tilebeam.transforms.tiling.TileMatrixSet;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
+import org.locationtech.jts.geom.CoordinateSequence;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.geom.GeometryCollection;
+import org.locationtech.jts.geom.LineString;
+import org.locationtech.jts.geom.Point;
+import org.locationtech.jts.geom.Polygon;
+
+/**
+ * Cuts a geometry, already in the matrix set's CRS (east/north), into its pieces for every tile of
+ * one zoom, in one pass per zoom: each component is sliced into columns, each column into rows
+ * ({@link StripeCutter}), and each tile's slices are made into valid rings ({@link TileAssembler}).
+ * The work grows with the vertices plus the pieces made, never with vertices × tiles; a tile wholly
+ * inside a polygon gets its square from the slices' edges without any of the polygon's vertices.
+ *
+ * <pre>{@code
+ * TileCutter cutter = new TileCutter(tms, bufferPixels);
+ * cutter.cut(geometryInTmsCrs, z, simplifyPixels, claimed, gate, (tile, piece) -> emit(tile, piece));
+ * }</pre>
+ */
+public final class TileCutter {
+
+  private final TileMatrixSet tms;
+  private final double bufferPixels;
+
+  /** A cutter for tiles of {@code tms} grown by {@code bufferPixels} on every side. */
+  public TileCutter(TileMatrixSet tms, double bufferPixels) {
+    this.tms = tms;
+    this.bufferPixels = bufferPixels;
+  }
+
+  /**
+   * The geometry's components in the order the gate numbers them: polygons, lines and points, with
+   * multi-geometries and collections opened up.
+   */
+  public static List<Geometry> components(Geometry g) {
+    List<Geometry> out = new ArrayList<>();
+    collect(g, out);
+    return out;
+  }
+
+  private static void collect(Geometry g, List<Geometry> out) {
+    if (g instanceof GeometryCollection) {
+      for (int i = 0; i < g.getNumGeometries(); i++) {
+        collect(g.getGeometryN(i), out);
+      }
+    } else if (!g.isEmpty()) {
+      out.add(g);
+    }
+  }
+
+  /**
+   * Cuts {@code g} for zoom {@code z} and hands each wanted tile's piece to {@code sink}, in tile
+   * order.
+   *
+   * @param simplifyPixels the Douglas–Peucker tolerance in pixels of this zoom, 0 for none
+   */
+  public void cut(
+      Geometry g,
+      int z,
+      double simplifyPixels,
+      TileFilter filter,
+      ComponentGate gate,
+      BiConsumer<TileId, TilePiece> sink) {
+    TileMatrix m = tms.matrix(z);
+    Zoom zoom =
+        new Zoom(
+            z,
+            Stripes.columns(m, bufferPixels),
+            Stripes.rows(m, bufferPixels),
+            simplifyPixels * m.tileSpanX() / m.tileWidthPixels(),
+            filter);
+    Map<Long, TilePiece> pieces = new HashMap<>();
+    List<Geometry> parts = components(g);
+    for (int c = 0; c < parts.size(); c++) {
+      Geometry part = parts.get(c);
+      int component = c;
+      BiConsumer<Long, Adder> add =
+          (cell, adder) -> {
+            TileId tile = TileId.of(z, cell >>> 32, cell & 0xffffffffL);
+            if (gate.admits(component, tile)) {
+              adder.addTo(pieces.computeIfAbsent(cell, k -> new TilePiece()));
+            }
+          };
+      if (part instanceof Polygon p) {
+        cutPolygon(p, zoom, add);
+      } else if (part instanceof LineString l) {
+        cutLine(l, zoom, add);
+      } else if (part instanceof Point p) {
+        cutPoint(p, zoom, add);
+      }
+    }
+    // Tile order, so that what follows sees the same sequence on every run.
+    new TreeMap<>(pieces)
+        .forEach(
+            (cell, piece) -> {
+              if (!piece.isEmpty()) {
+                sink.accept(TileId.of(z, cell >>> 32, cell & 0xffffffffL), piece);
+              }
+            });
+  }
+
+  /** What one component adds to one tile's piece. */
+  private interface Adder {
+    void addTo(TilePiece piece);
+  }
+
+  /** One zoom's stripes, tolerance and wanted tiles. */
+  private record Zoom(int z, Stripes columns, Stripes rows, double tolerance, TileFilter filter) {
+
+    /** The wanted columns from {@code first} to {@code last}. */
+    boolean[] wantedColumns(long first, long last) {
+      boolean[] w = new boolean[(int) (last - first + 1)];
+      for (int i = 0; i < w.length; i++) {
+        w[i] = filter.wantsColumn(z, first + i);
+      }
+      return w;
+    }
+
+    /** The wanted rows from {@code first} to {@code last} of column {@code x}. */
+    boolean[] wantedRows(long x, long first, long last) {
+      boolean[] w = new boolean[(int) (last - first + 1)];
+      for (int i = 0; i < w.length; i++) {
+        w[i] = filter.wants(z, x, first + i);
+      }
+      return w;
+    }
+  }
+
+  private static long cell(long x, long y) {
+    return (x << 32) | y;
+  }
+
+  private void cutPolygon(Polygon p, Zoom zoom, BiConsumer<Long, Adder> add) {
+    Map<Long, List<PointBuffer>> slices = new HashMap<>();
+    for (int r = 0; r <= p.getNumInteriorRing(); r++) {
+      LineString ring = r == 0 ? p.getExteriorRing() : p.getInteriorRingN(r - 1);
+      PointBuffer points = ringPoints(ring.getCoordinateSequence(), r == 0);
+      if (zoom.tolerance() > 0) {
+        points = Simplifier.ring(points, zoom.tolerance());
+      }
+      if (points.size() < 3) {
+        continue;
+      }
+      sliceRing(points, zoom, slices);
+    }
+    for (Map.Entry<Long, List<PointBuffer>> e : slices.entrySet()) {
+      long x = e.getKey() >>> 32;
+      long y = e.getKey() & 0xffffffffL;
+      TileAssembler assembler =
+          new TileAssembler(
+              zoom.columns().lo(x), zoom.rows().lo(y), zoom.columns().hi(x), zoom.rows().hi(y));
+      List<TileAssembler.Polygon> polygons = assembler.assemble(e.getValue());
+      if (!polygons.isEmpty()) {
+        add.accept(e.getKey(), piece -> polygons.forEach(piece::addPolygon));
+      }
+    }
+  }
+
+  /** Slices a ring into columns, then each column's slice into rows, keyed by tile. */
+  private static void sliceRing(
+      PointBuffer ring, Zoom zoom, Map<Long, List<PointBuffer>> slicesByTile) {
+    double[] box = bounds(ring);
+    long c0 = zoom.columns().first(box[0], box[2]);
+    long c1 = zoom.columns().last(box[0], box[2]);
+    if (c0 < 0 || c1 < c0) {
+      return;
+    }
+    PointBuffer[] columns = StripeCutter.ring(ring, zoom.columns(), c0, zoom.wantedColumns(c0, c1));
+    for (int i = 0; i < columns.length; i++) {
+      PointBuffer column = columns[i];
+      if (column == null) {
+        continue;
+      }
+      long x = c0 + i;
+      double[] cb = bounds(column);
+      long r0 = zoom.rows().first(cb[1], cb[3]);
+      long r1 = zoom.rows().last(cb[1], cb[3]);
+      if (r0 < 0 || r1 < r0) {
+        continue;
+      }
+      PointBuffer[] cells = StripeCutter.ring(column, zoom.rows(), r0, zoom.wantedRows(x, r0, r1));
+      for (int j = 0; j < cells.length; j++) {
+        if (cells[j] != null) {
+          slicesByTile.computeIfAbsent(cell(x, r0 + j), k -> new ArrayList<>(2)).add(cells[j]);
+        }
+      }
+    }
+  }
+
+  private void cutLine(LineString l, Zoom zoom, BiConsumer<Long, Adder> add) {
+    PointBuffer points = linePoints(l.getCoordinateSequence());
+    if (zoom.tolerance() > 0) {
+      points = Simplifier.line(points, zoom.tolerance());
+    }
+    if (points.size() < 2) {
+      return;
+    }
+    double[] box = bounds(points);
+    long c0 = zoom.columns().first(box[0], box[2]);
+    long c1 = zoom.columns().last(box[0], box[2]);
+    if (c0 < 0 || c1 < c0) {
+      return;
+    }
+    StripeCutter.LineParts[] columns =
+        StripeCutter.line(points, zoom.columns(), c0, zoom.wantedColumns(c0, c1));
+    Map<Long, List<double[]>> byTile = new TreeMap<>();
+    for (int i = 0; i < columns.length; i++) {
+      if (columns[i] == null) {
+        continue;
+      }
+      long x = c0 + i;
+      for (PointBuffer part : columns[i].parts) {
+        double[] pb = bounds(part);
+        long r0 = zoom.rows().first(pb[1], pb[3]);
+        long r1 = zoom.rows().last(pb[1], pb[3]);
+        if (r0 < 0 || r1 < r0) {
+          continue;
+        }
+        StripeCutter.LineParts[] cells =
+            StripeCutter.line(part, zoom.rows(), r0, zoom.wantedRows(x, r0, r1));
+        for (int j = 0; j < cells.length; j++) {
+          if (cells[j] == null) {
+            continue;
+          }
+          for (PointBuffer piece : cells[j].parts) {
+            double[] xy = distinct(piece);
+            if (xy.length >= 4) {
+              byTile.computeIfAbsent(cell(x, r0 + j), k -> new ArrayList<>()).add(xy);
+            }
+          }
+        }
+      }
+    }
+    byTile.forEach((cell, lines) -> add.accept(cell, piece -> lines.forEach(piece::addLine)));
+  }
+
+  private static void cutPoint(Point p, Zoom zoom, BiConsumer<Long, Adder> add) {
+    double x = p.getX();
+    double y = p.getY();
+    long c0 = zoom.columns().first(x, x);
+    long c1 = zoom.columns().last(x, x);
+    long r0 = zoom.rows().first(y, y);
+    long r1 = zoom.rows().last(y, y);
+    if (c0 < 0 || r0 < 0) {
+      return;
+    }
+    for (long c = c0; c <= c1; c++) {
+      for (long r = r0; r <= r1; r++) {
+        if (zoom.filter().wants(zoom.z(), c, r)) {
+          add.accept(cell(c, r), piece -> piece.addPoint(x, y));
+        }
+      }
+    }
+  }
+
+  /** A ring's points without the closing one: shells anticlockwise, holes clockwise. */
+  private static PointBuffer ringPoints(CoordinateSequence seq, boolean shell) {
+    int n = seq.size();
+    PointBuffer b = new PointBuffer(n);
+    for (int i = 0; i < n; i++) {
+      b.addDistinct(seq.getX(i), seq.getY(i));
+    }
+    while (b.size() > 1 && b.x(0) == b.x(b.size() - 1) && b.y(0) == b.y(b.size() - 1)) {
+      b.removeLast();
+    }
+    double area = b.doubleArea();
+    if ((shell && area < 0) || (!shell && area > 0)) {
+      b.reverse();
+    }
+    return b;
+  }
+
+  private static PointBuffer linePoints(CoordinateSequence seq) {
+    PointBuffer b = new PointBuffer(seq.size());
+    for (int i = 0; i < seq.size(); i++) {
+      b.addDistinct(seq.getX(i), seq.getY(i));
+    }
+    return b;
+  }
+
+  private static double[] distinct(PointBuffer p) {
+    PointBuffer d = new PointBuffer(p.size());
+    for (int i = 0; i < p.size(); i++) {
+      d.addDistinct(p.x(i), p.y(i));
+    }
+    return d.toArray();
+  }
+
+  /** {@code [minX, minY, maxX, maxY]} of the points. */
+  private static double[] bounds(PointBuffer p) {
+    double minX = Double.POSITIVE_INFINITY;
+    double minY = Double.POSITIVE_INFINITY;
+    double maxX = Double.NEGATIVE_INFINITY;
+    double maxY = Double.NEGATIVE_INFINITY;
+    for (int i = 0; i < p.size(); i++) {
+      minX = Math.min(minX, p.x(i));
+      maxX = Math.max(maxX, p.x(i));
+      minY = Math.min(minY, p.y(i));
+      maxY = Math.max(maxY, p.y(i));
+    }
+    return new double[] {minX, minY, maxX, maxY};
+  }
+}

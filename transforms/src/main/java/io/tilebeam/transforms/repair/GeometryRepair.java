@@ -1,0 +1,144 @@
+package io.tilebeam.transforms.repair;
+
+import io.tilebeam.transforms.outcome.TileDataException;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.geom.Polygon;
+import org.locationtech.jts.geom.PrecisionModel;
+import org.locationtech.jts.geom.util.GeometryFixer;
+import org.locationtech.jts.operation.valid.IsValidOp;
+import org.locationtech.jts.precision.GeometryPrecisionReducer;
+
+/**
+ * Checks a geometry and repairs it only when the check fails, cheapest fix first:
+ *
+ * <ol>
+ *   <li><b>valid</b>: nothing to do (almost every piece);
+ *   <li><b>cleaned</b>: spikes removed (a vertex the ring goes out to and straight back from, which
+ *       rounding can make of a thin sliver) and rings left without area dropped, in one pass;
+ *   <li><b>split</b>: rings that pass twice through a vertex split there ({@link
+ *       SelfTouchSplitter}), in one pass: the commonest invalidity of real data;
+ *   <li><b>components</b>: each invalid polygon fixed alone and only overlapping polygons merged
+ *       ({@link ComponentFixer}), so a bad lake does not cost a union of twenty thousand islands;
+ *   <li><b>fixed</b>: JTS's {@link GeometryFixer} over the whole piece (keeps every part of a
+ *       self-crossing ring), then snap-rounded back onto the precision grid, which keeps the result
+ *       valid there.
+ * </ol>
+ *
+ * A geometry no rung can make valid and non-empty is a {@link TileDataException} for the dead
+ * letter. A repair {@link #onGrid} keeps what it makes on a precision grid (for finished pieces,
+ * already rounded); a {@link #floating} one does not (for source features before cutting).
+ */
+public final class GeometryRepair {
+
+  /** Which rung made the geometry valid. */
+  public enum Rung {
+    VALID,
+    CLEANED,
+    SPLIT,
+    COMPONENTS,
+    FIXED;
+
+    /** Whether only spikes were removed: a rounding artefact, not a fault of the data. */
+    public boolean cleaned() {
+      return this == CLEANED;
+    }
+
+    /** Whether the topology had to be repaired (split, rebuilt or fixed). */
+    public boolean repaired() {
+      return this == SPLIT || this == COMPONENTS || this == FIXED;
+    }
+  }
+
+  /** A valid geometry and how it became valid. */
+  public record Repaired(Geometry geometry, Rung rung) {}
+
+  private final PrecisionModel precision;
+  private final ComponentFixer components;
+
+  private GeometryRepair(PrecisionModel precision) {
+    this.precision = precision;
+    this.components = new ComponentFixer(precision);
+  }
+
+  /** A repair whose results lie on the grid of {@code digits} decimal places. */
+  public static GeometryRepair onGrid(int digits) {
+    return new GeometryRepair(new PrecisionModel(Math.pow(10, digits)));
+  }
+
+  /** A repair in full floating precision. */
+  public static GeometryRepair floating() {
+    return new GeometryRepair(new PrecisionModel());
+  }
+
+  private static boolean isPolygonal(Geometry g) {
+    return g instanceof Polygon || g instanceof org.locationtech.jts.geom.MultiPolygon;
+  }
+
+  /**
+   * The geometry, valid: itself when it already is, else repaired by the first rung that works.
+   *
+   * @throws TileDataException when no rung can make it valid and non-empty
+   */
+  public Repaired repair(Geometry g) throws TileDataException {
+    if (!isPolygonal(g)) {
+      return repairOther(g);
+    }
+    // Each check walks every vertex, so a rung that changed nothing is not checked again, and the
+    // last check's report tells the component fixer where the faults are.
+    PolygonValidity.Report report = PolygonValidity.check(g);
+    if (report.valid()) {
+      return new Repaired(g, Rung.VALID);
+    }
+    Geometry cleaned = new SpikeRemover().transform(g);
+    if (cleaned.getNumPoints() != g.getNumPoints()) {
+      report = PolygonValidity.check(cleaned);
+      if (!cleaned.isEmpty() && report.valid()) {
+        return new Repaired(cleaned, Rung.CLEANED);
+      }
+    }
+    Geometry split = SelfTouchSplitter.split(cleaned);
+    if (split != cleaned) {
+      report = PolygonValidity.check(split);
+      if (!split.isEmpty() && report.valid()) {
+        return new Repaired(split, Rung.SPLIT);
+      }
+    }
+    if (!split.isEmpty()) {
+      ComponentFixer.Fixed byComponent = components.fix(split, report);
+      if (!byComponent.geometry().isEmpty() && byComponent.report().valid()) {
+        return new Repaired(byComponent.geometry(), Rung.COMPONENTS);
+      }
+    }
+    return lastRung(g);
+  }
+
+  /** Points and lines: valid, or fixed by the last rung. */
+  private Repaired repairOther(Geometry g) throws TileDataException {
+    return g.isValid() ? new Repaired(g, Rung.VALID) : lastRung(g);
+  }
+
+  private Repaired lastRung(Geometry g) throws TileDataException {
+    Geometry fixed = onGrid(GeometryFixer.fix(g), precision);
+    if (!fixed.isEmpty() && valid(fixed)) {
+      return new Repaired(fixed, Rung.FIXED);
+    }
+    throw new TileDataException(
+        "geometry", "invalid " + g.getGeometryType() + " beyond repair: " + problem(g), null);
+  }
+
+  /** Whether the geometry is valid; polygons by {@link PolygonValidity}, which scales. */
+  static boolean valid(Geometry g) {
+    return isPolygonal(g) ? PolygonValidity.check(g).valid() : g.isValid();
+  }
+
+  private static String problem(Geometry g) {
+    return isPolygonal(g)
+        ? PolygonValidity.check(g).problem()
+        : String.valueOf(new IsValidOp(g).getValidationError());
+  }
+
+  /** The geometry snap-rounded onto the grid, unless the grid is floating. */
+  static Geometry onGrid(Geometry g, PrecisionModel precision) {
+    return precision.isFloating() ? g : GeometryPrecisionReducer.reduce(g, precision);
+  }
+}

@@ -1,0 +1,132 @@
+package io.tilebeam.transforms.cut;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tilebeam.transforms.crs.CrsRef;
+import io.tilebeam.transforms.feature.Feature;
+import io.tilebeam.transforms.feature.FeaturePiece;
+import io.tilebeam.transforms.outcome.TileDataException;
+import io.tilebeam.transforms.tiling.TileId;
+import io.tilebeam.transforms.tiling.TileMatrixSet;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.io.WKBReader;
+import org.locationtech.jts.io.WKBWriter;
+import org.locationtech.jts.io.WKTReader;
+
+class FeatureCutterTest {
+
+  private static final TileMatrixSet WEB = TileMatrixSet.webMercatorQuad();
+
+  private static Feature feature(String id, String wkt) throws Exception {
+    return new Feature(id, new WKBWriter(2).write(new WKTReader().read(wkt)), "{\"n\":1}");
+  }
+
+  private static Map<TileId, FeaturePiece> cut(CutSpec spec, Feature f, TileFilter filter)
+      throws TileDataException {
+    Map<TileId, FeaturePiece> out = new TreeMap<>();
+    new FeatureCutter(spec).cut(f, filter, out::put);
+    return out;
+  }
+
+  @Test
+  void aFeatureIsCutForEveryZoomWithItsIdAndProperties() throws Exception {
+    CutSpec spec = new CutSpec(CrsRef.of("EPSG:4326"), WEB, 0, 3, 0, 0);
+    Map<TileId, FeaturePiece> pieces =
+        cut(spec, feature("f", "POLYGON((1 1, 30 1, 30 30, 1 30, 1 1))"), TileFilter.ALL);
+    assertEquals(1, pieces.keySet().stream().filter(t -> t.z() == 0).count());
+    assertTrue(pieces.containsKey(TileId.of(3, 4, 3)));
+    assertTrue(pieces.values().stream().allMatch(p -> p.id().equals("f")));
+    assertTrue(pieces.values().stream().allMatch(p -> p.properties().equals("{\"n\":1}")));
+    Geometry z0 = new WKBReader().read(pieces.get(TileId.of(0, 0, 0)).wkb());
+    // In Web Mercator metres now.
+    assertTrue(z0.getEnvelopeInternal().getMaxX() > 3_000_000);
+  }
+
+  @Test
+  void aFeatureAcrossTheAntimeridianIsCutOnBothSides() throws Exception {
+    CutSpec spec = new CutSpec(CrsRef.of("EPSG:4326"), WEB, 1, 1, 0, 0);
+    Map<TileId, FeaturePiece> pieces =
+        cut(
+            spec,
+            feature("fiji", "POLYGON((178 -18, 182 -18, 182 -16, 178 -16, 178 -18))"),
+            TileFilter.ALL);
+    assertEquals(2, pieces.size());
+    assertTrue(pieces.containsKey(TileId.of(1, 0, 1)));
+    assertTrue(pieces.containsKey(TileId.of(1, 1, 1)));
+  }
+
+  @Test
+  void aPoleInWebMercatorCannotBePlaced() throws Exception {
+    CutSpec spec = new CutSpec(CrsRef.of("EPSG:4326"), WEB, 0, 0, 0, 0);
+    TileDataException e =
+        assertThrows(
+            TileDataException.class,
+            () -> cut(spec, feature("pole", "POINT(0 90)"), TileFilter.ALL));
+    assertEquals("transform", e.errorClass());
+  }
+
+  @Test
+  void anEmptyGeometryIsReportedNotCut() throws Exception {
+    CutSpec spec = new CutSpec(CrsRef.of("EPSG:4326"), WEB, 0, 0, 0, 0);
+    FeatureCutter.Cut c =
+        new FeatureCutter(spec).cut(feature("e", "POLYGON EMPTY"), TileFilter.ALL, (t, p) -> {});
+    assertTrue(c.empty());
+  }
+
+  @Test
+  void coordinatesOutsideTheSourceCrsDomainAreCountedAndStillCut() throws Exception {
+    CutSpec spec = new CutSpec(CrsRef.of("EPSG:27700"), WEB, 0, 0, 0, 0);
+    // One point in Great Britain, one 1,500 km east of the grid's domain (in Poland).
+    FeatureCutter.Cut c =
+        new FeatureCutter(spec)
+            .cut(
+                feature("two", "MULTIPOINT((530000 180000), (2000000 300000))"),
+                TileFilter.ALL,
+                (t, p) -> {});
+    assertEquals(1, c.outsideDomain());
+    assertEquals(1, c.pieces());
+  }
+
+  @Test
+  void onlyTheWantedTilesGetPieces() throws Exception {
+    CutSpec spec = new CutSpec(CrsRef.of("EPSG:4326"), WEB, 0, 4, 0, 0);
+    TileFilter z4only =
+        new TileFilter() {
+          @Override
+          public boolean wantsColumn(int z, long x) {
+            return z == 4;
+          }
+
+          @Override
+          public boolean wants(int z, long x, long y) {
+            return z == 4;
+          }
+        };
+    Map<TileId, FeaturePiece> pieces =
+        cut(spec, feature("f", "POLYGON((1 1, 30 1, 30 30, 1 30, 1 1))"), z4only);
+    assertTrue(pieces.keySet().stream().allMatch(t -> t.z() == 4));
+    // Longitudes 1..30 are z4 columns 8 and 9, latitudes 1..30 rows 6 and 7.
+    assertEquals(4, pieces.size());
+  }
+
+  @Test
+  void simplificationKeepsSmallIslandsAsTriangles() throws Exception {
+    // A 1 km island at zoom 0 with a whole pixel of tolerance (156 km).
+    CutSpec spec = new CutSpec(CrsRef.of("EPSG:4326"), WEB, 0, 0, 0, 1);
+    Map<TileId, FeaturePiece> pieces =
+        cut(
+            spec,
+            feature(
+                "islet",
+                "POLYGON((10 10, 10.005 10, 10.01 10.002, 10.01 10.01, 10.005 10.012, 10 10.01, 10 10))"),
+            TileFilter.ALL);
+    Geometry g = new WKBReader().read(pieces.get(TileId.of(0, 0, 0)).wkb());
+    assertEquals(4, g.getNumPoints());
+    assertTrue(g.getArea() > 0);
+  }
+}
