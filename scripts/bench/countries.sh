@@ -86,11 +86,15 @@ import json, re, sys
 r = json.load(open(sys.argv[1]))
 t, o, ov = float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
 published, tmp_peak = int(sys.argv[5]), int(sys.argv[6])
-before = after = 0
+# Heap used before any collection, and the live set a full collection leaves (a young collection
+# leaves the old generation's garbage, so its figure says little).
+before = full = 0
 for line in open(sys.argv[7]):
     m = re.search(r"(\d+)M->(\d+)M\(\d+M\)", line)
     if m:
-        before, after = max(before, int(m.group(1))), max(after, int(m.group(2)))
+        before = max(before, int(m.group(1)))
+        if "Pause Full" in line:
+            full = max(full, int(m.group(2)))
 tv = r["verticesWritten"]
 print("tilebeam (Flink [local], p=2, -Xmx2g): %d tiles written, %d features read, %d pieces cut, "
       "%d features written, %d vertices written in %.1f s: %.0f vertices/s"
@@ -102,6 +106,7 @@ print("ogr2ogr -t_srs EPSG:3857: %d vertices in %.1f s: %.0f vertices/s" % (ov, 
 print("output vertices/s, tilebeam over ogr2ogr: %.2f (target >= 1.0)" % ((tv / t) / (ov / o)))
 print("peak temporary directory: %.0f MB for %.0f MB published: %.2fx (target <= 2)"
       % (tmp_peak / 1e6, published / 1e6, tmp_peak / max(published, 1)))
-print("peak heap: %d MB used before a collection, %d MB live after one (-Xmx2g)" % (before, after))
+print("peak heap: %d MB used before a collection; largest live set after a full collection: %s"
+      % (before, "%d MB" % full if full else "no full collection"))
 print("tile 0/0/0: %s features; dead letters: %s" % (sys.argv[8] or "?", sys.argv[9]))
 PY

@@ -72,7 +72,7 @@ ogr2ogr -f FlatGeobuf -sql 'SELECT FID AS id, * FROM squares' "$work/squares.fgb
   "$work/squares.geojsonseq"
 sed -e "s#uri: $work/squares.geojsonseq, format: geojsonseq#uri: $work/squares.fgb, format: flatgeobuf#" \
   -e "s#uri: $work/out,#uri: $work/out-fgb,#" "$work/job.yaml" > "$work/job-fgb.yaml"
-run_tilebeam job-fgb "tilebeam over FlatGeobuf, per tile (a feature read once per tile)"
+run_tilebeam job-fgb "tilebeam over FlatGeobuf, read per group of claimed tiles through its index"
 # Both inputs give the same tiles.
 if diff -r -q "$work/out/squares" "$work/out-fgb/squares" > /dev/null; then
   echo "tiles from GeoJSONSeq and from FlatGeobuf: identical"
