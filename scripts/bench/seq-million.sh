@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A 1,000,000-polygon GeoJSONSeq job on Flink [local] with -Xmx1g, against ogr2ogr -t_srs over the
 # same file. Prints features/s read and tiles/s end to end for tilebeam, and ogr2ogr's features/s.
-# Then the same squares as an indexed FlatGeobuf, read per tile, and checks both give the same tiles.
+# Then the same squares as an indexed FlatGeobuf, read per group of claimed tiles, and checks both give the same tiles.
 # Usage: scripts/bench/seq-million.sh [FEATURES] [runner options, default --runner=FlinkRunner]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
