@@ -101,10 +101,14 @@ final class FeatureCutting implements Serializable {
           cutter.cut(
               f,
               filter,
-              (tile, piece) ->
-                  out.accept(KV.of(ReadFeatures.tileRef(layer, tile), new TileInput.Piece(piece))));
+              (tile, piece) -> {
+                out.accept(KV.of(ReadFeatures.tileRef(layer, tile), new TileInput.Piece(piece)));
+                // Counted as they come: one huge feature's pieces take minutes at high zooms.
+                if ((++piecesPending & 1023) == 0) {
+                  sendEvery();
+                }
+              });
       pieces.inc(c.pieces());
-      piecesPending += c.pieces();
       sendEvery();
       outsideDomain.inc(c.outsideDomain());
       if (c.empty()) {
