@@ -93,7 +93,7 @@ for line in open(sys.argv[7]):
     m = re.search(r"(\d+)M->(\d+)M\(\d+M\)", line)
     if m:
         before = max(before, int(m.group(1)))
-        if "Pause Full" in line:
+        if "Pause Full" in line and "System.gc" not in line:
             full = max(full, int(m.group(2)))
 tv = r["verticesWritten"]
 print("tilebeam (Flink [local], p=2, -Xmx2g): %d tiles written, %d features read, %d pieces cut, "
