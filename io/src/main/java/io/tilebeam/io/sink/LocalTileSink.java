@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -166,8 +167,12 @@ public final class LocalTileSink implements TileSink {
       return List.of(results);
     }
     try {
+      Set<Path> created = new HashSet<>();
       for (Pending p : pending) {
-        Files.createDirectories(p.target().getParent());
+        // A batch's tiles share few directories: each is made once, not once per tile.
+        if (created.add(p.target().getParent())) {
+          Files.createDirectories(p.target().getParent());
+        }
         AtomicFiles.writeUnforced(p.temp(), p.tile().bytes());
       }
       for (Pending p : pending) {
