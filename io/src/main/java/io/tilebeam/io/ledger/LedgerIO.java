@@ -1,18 +1,19 @@
 package io.tilebeam.io.ledger;
 
 import io.tilebeam.io.sink.PublishResult;
+import io.tilebeam.io.sink.PublishResultCoder;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.TileWorkCoder;
 import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.key.WorkKeyCoder;
 import io.tilebeam.transforms.outcome.TileFailure;
+import io.tilebeam.transforms.outcome.TileFailureCoder;
 import java.sql.SQLException;
 import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.metrics.Counter;
@@ -268,10 +269,8 @@ public final class LedgerIO {
               KvCoder.of(
                   VarIntCoder.of(),
                   KvCoder.of(
-                      org.apache.beam.sdk.coders.NullableCoder.of(
-                          SerializableCoder.of(PublishResult.class)),
-                      org.apache.beam.sdk.coders.NullableCoder.of(
-                          SerializableCoder.of(TileFailure.class)))))
+                      org.apache.beam.sdk.coders.NullableCoder.of(PublishResultCoder.of()),
+                      org.apache.beam.sdk.coders.NullableCoder.of(TileFailureCoder.of()))))
           // The barrier: a group materialises every publish result before the ledger hears of it,
           // so a retried commit never re-runs a publish.
           .apply("Barrier", GroupByKey.create())

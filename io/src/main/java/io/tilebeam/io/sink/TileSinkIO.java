@@ -4,6 +4,7 @@ import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.ledger.ProgressCounter;
 import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.outcome.TileFailure;
+import io.tilebeam.transforms.outcome.TileFailureCoder;
 import io.tilebeam.transforms.reproject.RenderedTile;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -11,7 +12,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -78,8 +78,8 @@ public final class TileSinkIO {
               "EncodeAndPublish",
               ParDo.of(new PublishFn(specs, runId, ledger))
                   .withOutputTags(PUBLISHED, TupleTagList.of(FAILED)));
-      out.get(PUBLISHED).setCoder(SerializableCoder.of(PublishResult.class));
-      out.get(FAILED).setCoder(SerializableCoder.of(TileFailure.class));
+      out.get(PUBLISHED).setCoder(PublishResultCoder.of());
+      out.get(FAILED).setCoder(TileFailureCoder.of());
       return out;
     }
   }

@@ -11,6 +11,7 @@ import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.key.WorkKeyCoder;
 import io.tilebeam.transforms.outcome.FeatureFailure;
 import io.tilebeam.transforms.outcome.TileFailure;
+import io.tilebeam.transforms.outcome.TileFailureCoder;
 import io.tilebeam.transforms.tiling.TileId;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
@@ -168,17 +170,18 @@ public final class ReadFeatures
             .apply("CollectTiles", ParDo.of(new CollectTilesFn()))
             .setCoder(SerializableCoder.of(TilePieces.class));
     return PCollectionTuple.of(TILES, tiles)
-        .and(DEAD_LETTERS, flatten(p, "AllDeadLetters", deadLetters, FeatureFailure.class))
-        .and(FAILED, flatten(p, "AllFailed", failed, TileFailure.class));
+        .and(
+            DEAD_LETTERS,
+            flatten(p, "AllDeadLetters", deadLetters, SerializableCoder.of(FeatureFailure.class)))
+        .and(FAILED, flatten(p, "AllFailed", failed, TileFailureCoder.of()));
   }
 
   private static KvCoder<String, TileInput> inputCoder() {
     return KvCoder.of(StringUtf8Coder.of(), TileInputCoder.of());
   }
 
-  private static <T extends java.io.Serializable> PCollection<T> flatten(
-      Pipeline p, String name, List<PCollection<T>> parts, Class<T> type) {
-    SerializableCoder<T> coder = SerializableCoder.of(type);
+  private static <T> PCollection<T> flatten(
+      Pipeline p, String name, List<PCollection<T>> parts, Coder<T> coder) {
     if (parts.isEmpty()) {
       return p.apply(name, Create.empty(coder));
     }
@@ -278,7 +281,7 @@ public final class ReadFeatures
                     .withOutputTags(INPUTS, TupleTagList.of(DEAD_LETTERS).and(FAILED)));
     read.get(INPUTS).setCoder(inputCoder());
     read.get(DEAD_LETTERS).setCoder(SerializableCoder.of(FeatureFailure.class));
-    read.get(FAILED).setCoder(SerializableCoder.of(TileFailure.class));
+    read.get(FAILED).setCoder(TileFailureCoder.of());
     return read;
   }
 

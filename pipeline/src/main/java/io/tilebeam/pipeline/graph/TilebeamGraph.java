@@ -5,6 +5,7 @@ import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.ledger.LedgerIO;
 import io.tilebeam.io.sink.DeadLetters;
 import io.tilebeam.io.sink.PublishResult;
+import io.tilebeam.io.sink.PublishResultCoder;
 import io.tilebeam.io.sink.PublishSpec;
 import io.tilebeam.io.sink.TileSinkIO;
 import io.tilebeam.io.source.ReadFeatures;
@@ -16,6 +17,7 @@ import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.outcome.FeatureFailure;
 import io.tilebeam.transforms.outcome.TileFailure;
+import io.tilebeam.transforms.outcome.TileFailureCoder;
 import io.tilebeam.transforms.reproject.RenderSpec;
 import io.tilebeam.transforms.reproject.ReprojectTiles;
 import io.tilebeam.transforms.tiling.LayerTiling;
@@ -27,7 +29,6 @@ import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.NullableCoder;
-import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.values.KV;
@@ -93,8 +94,7 @@ public final class TilebeamGraph {
 
     KvCoder<PublishResult, TileFailure> outcomeCoder =
         KvCoder.of(
-            NullableCoder.of(SerializableCoder.of(PublishResult.class)),
-            NullableCoder.of(SerializableCoder.of(TileFailure.class)));
+            NullableCoder.of(PublishResultCoder.of()), NullableCoder.of(TileFailureCoder.of()));
     PCollection<KV<PublishResult, TileFailure>> completions =
         published
             .get(TileSinkIO.PUBLISHED)
@@ -108,7 +108,7 @@ public final class TilebeamGraph {
         PCollectionList.of(read.get(ReadFeatures.FAILED))
             .and(published.get(TileSinkIO.FAILED))
             .apply("AllTileFailures", Flatten.pCollections())
-            .setCoder(SerializableCoder.of(TileFailure.class));
+            .setCoder(TileFailureCoder.of());
     PCollection<KV<PublishResult, TileFailure>> failures =
         tileFailures
             .apply(

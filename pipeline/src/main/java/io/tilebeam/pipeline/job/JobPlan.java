@@ -155,6 +155,7 @@ public final class JobPlan {
             target.identity(),
             l.outputFormat(),
             params);
+    RenderSpec render = new RenderSpec(tms, target, precision);
     return new LayerPlan(
         new LayerTiling(l.name(), tms, extents, l.minZoom(), l.maxZoom()),
         template,
@@ -164,8 +165,15 @@ public final class JobPlan {
             l.sourceFormat(),
             l.sourceOptions().idColumn(),
             source.indexed(),
-            new CutSpec(sourceCrs, tms, l.minZoom(), l.maxZoom(), buffer, simplify)),
-        new RenderSpec(tms, target, precision),
+            new CutSpec(
+                sourceCrs,
+                tms,
+                l.minZoom(),
+                l.maxZoom(),
+                buffer,
+                simplify,
+                render.cutterGridDigits())),
+        render,
         publish);
   }
 

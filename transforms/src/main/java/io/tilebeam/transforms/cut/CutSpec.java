@@ -7,7 +7,9 @@ import java.io.Serializable;
 /**
  * How one layer's features are cut: from which CRS (east/north), into which tile matrix set, for
  * which zooms, with which buffer around each tile and which simplification, both in pixels of the
- * zoom being cut.
+ * zoom being cut. {@code gridDigits}, when not -1, rounds the pieces onto the output grid of that
+ * many decimals at the cutter ({@link GridPiece}): only right where the target CRS is the matrix
+ * set's, so that the renderer's own rounding would make the same coordinates.
  */
 public record CutSpec(
     CrsRef sourceCrs,
@@ -15,16 +17,31 @@ public record CutSpec(
     int minZoom,
     int maxZoom,
     double bufferPixels,
-    double simplifyPixels)
+    double simplifyPixels,
+    int gridDigits)
     implements Serializable {
 
-  /** Checks the zooms, buffer and tolerance. */
+  /** A spec whose pieces stay in full precision (WKB). */
+  public CutSpec(
+      CrsRef sourceCrs,
+      TileMatrixSet tileMatrixSet,
+      int minZoom,
+      int maxZoom,
+      double bufferPixels,
+      double simplifyPixels) {
+    this(sourceCrs, tileMatrixSet, minZoom, maxZoom, bufferPixels, simplifyPixels, -1);
+  }
+
+  /** Checks the zooms, buffer, tolerance and grid. */
   public CutSpec {
     if (minZoom < 0 || maxZoom < minZoom || maxZoom > tileMatrixSet.maxZoom()) {
       throw new IllegalArgumentException("zooms [" + minZoom + ", " + maxZoom + "] are not usable");
     }
     if (!(bufferPixels >= 0) || bufferPixels > 256) {
       throw new IllegalArgumentException("bufferPixels must be in [0, 256], was " + bufferPixels);
+    }
+    if (gridDigits < -1 || gridDigits > 15) {
+      throw new IllegalArgumentException("gridDigits must be in [-1, 15], was " + gridDigits);
     }
     if (!(simplifyPixels >= 0) || simplifyPixels > 256) {
       throw new IllegalArgumentException(

@@ -126,7 +126,10 @@ public final class FeatureCutter {
           gate,
           (tile, piece) -> {
             pieces[0]++;
-            sink.accept(tile, new FeaturePiece(feature.id(), piece.wkb(), feature.properties()));
+            sink.accept(
+                tile,
+                new FeaturePiece(
+                    feature.id(), piece.encoded(spec.gridDigits()), feature.properties()));
           });
     }
     return new Cut(false, outside, pieces[0], valid.rung());

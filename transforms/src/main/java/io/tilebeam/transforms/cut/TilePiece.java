@@ -73,4 +73,48 @@ public final class TilePiece {
     }
     return w.bytes();
   }
+
+  /**
+   * Writes the piece in the same structure as {@link #wkb()} to a grid writer.
+   *
+   * @return whether every coordinate went onto the grid exactly
+   */
+  boolean writeTo(GridPiece.Writer w) {
+    int kinds =
+        (polygons.isEmpty() ? 0 : 1) + (lines.isEmpty() ? 0 : 1) + (points.isEmpty() ? 0 : 1);
+    if (kinds > 1) {
+      w.header(Wkb.GEOMETRY_COLLECTION);
+      w.count(polygons.size() + lines.size() + points.size());
+      polygons.forEach(p -> w.polygon(p.shell(), p.holes()));
+      lines.forEach(w::lineString);
+      points.forEach(p -> w.point(p[0], p[1]));
+    } else if (!polygons.isEmpty()) {
+      if (polygons.size() > 1) {
+        w.header(Wkb.MULTI_POLYGON);
+        w.count(polygons.size());
+      }
+      polygons.forEach(p -> w.polygon(p.shell(), p.holes()));
+    } else if (!lines.isEmpty()) {
+      if (lines.size() > 1) {
+        w.header(Wkb.MULTI_LINE_STRING);
+        w.count(lines.size());
+      }
+      lines.forEach(w::lineString);
+    } else {
+      if (points.size() > 1) {
+        w.header(Wkb.MULTI_POINT);
+        w.count(points.size());
+      }
+      points.forEach(p -> w.point(p[0], p[1]));
+    }
+    return w.exact();
+  }
+
+  /**
+   * The piece as its renderer reads it: WKB, or when {@code gridDigits} is not negative a {@link
+   * GridPiece} rounded to that many decimals.
+   */
+  public byte[] encoded(int gridDigits) {
+    return gridDigits < 0 ? wkb() : GridPiece.encode(this, gridDigits);
+  }
 }

@@ -5,8 +5,9 @@ import java.util.Arrays;
 
 /**
  * One feature's part in one tile, as ReadFeatures cuts it: the feature's id and properties, and its
- * geometry clipped to the buffered tile, as WKB in the tile matrix set's CRS (east/north). Only
- * pieces travel from ReadFeatures to ReprojectTiles, so the bytes moved grow with the output.
+ * geometry clipped to the buffered tile, as WKB in the tile matrix set's CRS (east/north), or as a
+ * {@code GridPiece} already on the output grid where the target CRS is that CRS. Only pieces travel
+ * from ReadFeatures to ReprojectTiles, so the bytes moved grow with the output.
  */
 public record FeaturePiece(String id, byte[] wkb, String properties) implements Serializable {
 

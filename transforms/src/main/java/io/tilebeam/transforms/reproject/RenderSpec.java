@@ -1,6 +1,7 @@
 package io.tilebeam.transforms.reproject;
 
 import io.tilebeam.transforms.crs.CrsRef;
+import io.tilebeam.transforms.crs.CrsTransforms;
 import io.tilebeam.transforms.tiling.TileMatrixSet;
 import java.io.Serializable;
 
@@ -16,5 +17,16 @@ public record RenderSpec(TileMatrixSet tileMatrixSet, CrsRef targetCrs, int prec
     if (precisionDigits < 0 || precisionDigits > 12) {
       throw new IllegalArgumentException("precision must be in [0, 12], was " + precisionDigits);
     }
+  }
+
+  /**
+   * The grid the cutter may round pieces onto ({@link io.tilebeam.transforms.cut.CutSpec}): this
+   * spec's digits where going from the matrix set's CRS to the target is the identity (rounding
+   * before or after it is then the same), else -1.
+   */
+  public int cutterGridDigits() {
+    boolean identity =
+        CrsTransforms.operation(tileMatrixSet.crs(), targetCrs).getMathTransform().isIdentity();
+    return identity ? precisionDigits : -1;
   }
 }

@@ -1,6 +1,7 @@
 package io.tilebeam.transforms.reproject;
 
 import io.tilebeam.transforms.crs.CrsTransforms;
+import io.tilebeam.transforms.cut.GridPiece;
 import io.tilebeam.transforms.feature.FeaturePiece;
 import io.tilebeam.transforms.feature.TilePieces;
 import io.tilebeam.transforms.outcome.FeatureFailure;
@@ -85,9 +86,13 @@ public final class TileRenderer {
         deadLetters);
   }
 
-  private static Geometry read(WKBReader reader, FeaturePiece piece) throws TileDataException {
+  private Geometry read(WKBReader reader, FeaturePiece piece) throws TileDataException {
     try {
-      return reader.read(piece.wkb());
+      return GridPiece.isGrid(piece.wkb())
+          ? GridPiece.read(piece.wkb(), factory)
+          : reader.read(piece.wkb());
+    } catch (IllegalArgumentException e) {
+      throw new TileDataException("geometry", "unreadable piece: " + e.getMessage(), e);
     } catch (ParseException e) {
       throw new TileDataException("geometry", "unreadable WKB: " + e.getMessage(), e);
     }
