@@ -22,16 +22,26 @@ final class PropertyColumns {
 
   private final List<String> names;
   private final List<Integer> types;
+  // Each distinct properties text of the tile, parsed once: features cut from one source feature,
+  // and many features of plain data, share theirs.
+  private final Map<String, JsonNode> parsed;
 
-  private PropertyColumns(List<String> names, List<Integer> types) {
+  private PropertyColumns(List<String> names, List<Integer> types, Map<String, JsonNode> parsed) {
     this.names = names;
     this.types = types;
+    this.parsed = parsed;
   }
 
   static PropertyColumns of(List<RenderedFeature> features) {
     Map<String, Integer> types = new TreeMap<>();
+    Map<String, JsonNode> parsed = new java.util.HashMap<>();
     for (RenderedFeature f : features) {
-      CanonicalJson.parse(f.properties())
+      if (parsed.containsKey(f.properties())) {
+        continue;
+      }
+      JsonNode props = CanonicalJson.parse(f.properties());
+      parsed.put(f.properties(), props);
+      props
           .fields()
           .forEachRemaining(
               e -> {
@@ -40,7 +50,8 @@ final class PropertyColumns {
                 }
               });
     }
-    return new PropertyColumns(new ArrayList<>(types.keySet()), new ArrayList<>(types.values()));
+    return new PropertyColumns(
+        new ArrayList<>(types.keySet()), new ArrayList<>(types.values()), parsed);
   }
 
   List<String> names() {
@@ -53,7 +64,10 @@ final class PropertyColumns {
 
   /** The FlatGeobuf property bytes of a feature: (column index, value) pairs, little-endian. */
   byte[] encode(RenderedFeature feature) {
-    JsonNode props = CanonicalJson.parse(feature.properties());
+    JsonNode props = parsed.get(feature.properties());
+    if (props == null) {
+      props = CanonicalJson.parse(feature.properties());
+    }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (int i = 0; i < names.size(); i++) {
       JsonNode v = props.get(names.get(i));

@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.tilebeam.io.source.GeoJsonSource.BadFeature;
 import io.tilebeam.transforms.feature.Feature;
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -83,29 +81,16 @@ public final class GeoJsonSeqSource {
       throws IOException {
     GeoJsonFeatures features = new GeoJsonFeatures();
     long offset = Math.max(0, range.start() - 1);
-    try (InputStream in = new BufferedInputStream(file.open(offset), 1 << 16)) {
+    try (InputStream in = file.open(offset)) {
+      Lines lines = new Lines(in);
       if (range.start() > 0) {
         // Skip the tail of the record that started in the previous range.
-        for (int b = in.read(); b >= 0; b = in.read()) {
-          offset++;
-          if (b == '\n') {
-            break;
-          }
-        }
+        offset += lines.next();
       }
-      ByteArrayOutputStream line = new ByteArrayOutputStream(4096);
-      while (offset < range.end()) {
+      while (offset < range.end() && !lines.atEnd()) {
         long recordStart = offset;
-        line.reset();
-        int b;
-        while ((b = in.read()) >= 0 && b != '\n') {
-          line.write(b);
-        }
-        offset += line.size() + (b < 0 ? 0 : 1);
-        record(line.toByteArray(), recordStart, features, action, bad);
-        if (b < 0) {
-          break;
-        }
+        offset += lines.next();
+        record(lines.line(), lines.length(), recordStart, features, action, bad);
       }
     }
     ringsClosed = features.ringsClosed();
@@ -113,20 +98,21 @@ public final class GeoJsonSeqSource {
 
   private void record(
       byte[] bytes,
+      int length,
       long at,
       GeoJsonFeatures features,
       Consumer<Feature> action,
       Consumer<BadFeature> bad) {
     int from = 0;
-    while (from < bytes.length && (bytes[from] == RS || isSpace(bytes[from]))) {
+    while (from < length && (bytes[from] == RS || isSpace(bytes[from]))) {
       from++;
     }
-    if (from == bytes.length) {
+    if (from == length) {
       return; // a blank line
     }
     JsonNode node;
     try {
-      node = RECORD.readValue(bytes, from, bytes.length - from);
+      node = RECORD.readValue(bytes, from, length - from);
     } catch (JsonProcessingException e) {
       bad.accept(
           new BadFeature(
@@ -154,5 +140,80 @@ public final class GeoJsonSeqSource {
   /** Unclosed polygon rings the last {@link #forEach} closed. */
   public long ringsClosed() {
     return ringsClosed;
+  }
+
+  /**
+   * The lines of a stream, found by scanning a block at a time: reading byte by byte through a
+   * buffered stream cost more than parsing the records.
+   */
+  private static final class Lines {
+    private final InputStream in;
+    private final byte[] block = new byte[1 << 16];
+    private int pos;
+    private int limit;
+    private boolean eof;
+    private byte[] line = new byte[4096];
+    private int length;
+
+    Lines(InputStream in) {
+      this.in = in;
+    }
+
+    /** Whether the stream has no byte left. */
+    boolean atEnd() throws IOException {
+      return !fill();
+    }
+
+    /**
+     * Reads the next line (without its newline) into {@link #line()}.
+     *
+     * @return the bytes consumed, newline included when there was one
+     */
+    long next() throws IOException {
+      length = 0;
+      long consumed = 0;
+      while (fill()) {
+        int start = pos;
+        while (pos < limit && block[pos] != '\n') {
+          pos++;
+        }
+        append(start, pos - start);
+        consumed += pos - start;
+        if (pos < limit) {
+          pos++;
+          return consumed + 1;
+        }
+      }
+      return consumed;
+    }
+
+    byte[] line() {
+      return line;
+    }
+
+    int length() {
+      return length;
+    }
+
+    private boolean fill() throws IOException {
+      while (pos >= limit && !eof) {
+        int n = in.read(block, 0, block.length);
+        if (n < 0) {
+          eof = true;
+        } else {
+          pos = 0;
+          limit = n;
+        }
+      }
+      return pos < limit;
+    }
+
+    private void append(int from, int n) {
+      if (length + n > line.length) {
+        line = java.util.Arrays.copyOf(line, Math.max(line.length * 2, length + n));
+      }
+      System.arraycopy(block, from, line, length, n);
+      length += n;
+    }
   }
 }

@@ -89,6 +89,29 @@ class GeoJsonSeqSourceTest {
     }
   }
 
+  /** Records longer than the reader's 64 KiB block, split anywhere, each read exactly once. */
+  @Test
+  void recordsLongerThanABlockAreReadWholeInEverySplit() throws IOException {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < 5; i++) {
+      text.append("{\"type\":\"Feature\",\"id\":")
+          .append(i)
+          .append(",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},")
+          .append("\"properties\":{\"note\":\"")
+          .append(String.valueOf((char) ('a' + i)).repeat(150_000 + 7 * i))
+          .append("\"}}\n");
+    }
+    Path file = dir.resolve("long.geojsonseq");
+    Files.writeString(file, text, StandardCharsets.UTF_8);
+    Read whole = read(file, Files.size(file));
+    assertEquals(5, whole.features().size());
+    assertTrue(whole.bad().isEmpty(), whole.bad().toString());
+    assertTrue(whole.features().get(4).properties().contains("e".repeat(150_028)));
+    for (long split : new long[] {1_000, 65_536, 65_537, 150_000, 400_000}) {
+      assertEquals(whole, read(file, split), "split " + split);
+    }
+  }
+
   @Test
   void aBadRecordCostsItselfAndSaysWhereItIs() throws IOException {
     Path file = sequence();
