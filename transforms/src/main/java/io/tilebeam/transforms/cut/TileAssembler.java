@@ -31,6 +31,8 @@ final class TileAssembler {
   private final double y1;
   private final double w;
   private final double h;
+  private final double snapX;
+  private final double snapY;
 
   /** An assembler for the tile (buffer included) {@code [x0, x1] × [y0, y1]}. */
   TileAssembler(double x0, double y0, double x1, double y1) {
@@ -40,6 +42,13 @@ final class TileAssembler {
     this.y1 = y1;
     this.w = x1 - x0;
     this.h = y1 - y0;
+    // Data drawn on a grid (land polygons split along meridians and parallels) can run a few
+    // hundred-millionths of a unit beside a buffered tile edge that is computed another way. Left
+    // there, such a run makes a sliver that is valid in floating point and folds onto the edge
+    // once rounded, and the fold costs a repair of the whole piece. Points that close to an edge
+    // are put on it, so the sliver is a bridge along the edge and is dropped with the others.
+    this.snapX = 1e-12 * w + 64 * Math.ulp(Math.max(Math.abs(x0), Math.abs(x1)));
+    this.snapY = 1e-12 * h + 64 * Math.ulp(Math.max(Math.abs(y0), Math.abs(y1)));
   }
 
   /** A part of a ring inside the tile, from the edge to the edge. */
@@ -92,16 +101,27 @@ final class TileAssembler {
     return withHoles(shells, closedHoles);
   }
 
-  /** The ring without repeated consecutive points, the closing one included. */
-  private static double[] distinct(PointBuffer r) {
+  /**
+   * The ring with points within a hair of an edge put on it, without repeated consecutive points,
+   * the closing one included.
+   */
+  private double[] distinct(PointBuffer r) {
     PointBuffer d = new PointBuffer(r.size());
     for (int i = 0; i < r.size(); i++) {
-      d.addDistinct(r.x(i), r.y(i));
+      d.addDistinct(snap(r.x(i), x0, x1, snapX), snap(r.y(i), y0, y1, snapY));
     }
     while (d.size() > 1 && d.x(0) == d.x(d.size() - 1) && d.y(0) == d.y(d.size() - 1)) {
       d.removeLast();
     }
     return d.toArray();
+  }
+
+  /** The value, or the edge it lies within {@code tolerance} of. */
+  private static double snap(double v, double lo, double hi, double tolerance) {
+    if (Math.abs(v - lo) <= tolerance) {
+      return lo;
+    }
+    return Math.abs(v - hi) <= tolerance ? hi : v;
   }
 
   /** Whether the segment lies on one of the tile's edges. */
