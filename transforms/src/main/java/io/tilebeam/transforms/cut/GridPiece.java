@@ -46,10 +46,8 @@ public final class GridPiece {
     w.out.write(MARKER);
     w.out.write(VERSION);
     w.out.write(digits);
-    if (!piece.writeTo(w)) {
-      return piece.wkb();
-    }
-    return w.out.bytes();
+    piece.writeTo(w);
+    return w.exact() ? w.out.bytes() : piece.wkb();
   }
 
   /** The geometry of a grid piece. */
@@ -67,7 +65,7 @@ public final class GridPiece {
   }
 
   /** Writes a piece's structure and its coordinates in grid steps. */
-  static final class Writer {
+  private static final class Writer implements PieceWriter {
     private final Bytes out;
     private final double scale;
     private long lastX;
@@ -84,28 +82,33 @@ public final class GridPiece {
       return exact;
     }
 
-    void header(int type) {
+    @Override
+    public Writer header(int type) {
       out.varint(type);
+      return this;
     }
 
-    void count(int n) {
+    @Override
+    public Writer integer(int n) {
       out.varint(n);
+      return this;
     }
 
-    void point(double x, double y) {
+    @Override
+    public void point(double x, double y) {
       header(Wkb.POINT);
       coordinate(x, y);
     }
 
-    void lineString(double[] xy) {
-      header(Wkb.LINE_STRING);
-      count(xy.length / 2);
+    @Override
+    public void lineString(double[] xy) {
+      header(Wkb.LINE_STRING).integer(xy.length / 2);
       coordinates(xy, false);
     }
 
-    void polygon(double[] shell, java.util.List<double[]> holes) {
-      header(Wkb.POLYGON);
-      count(1 + holes.size());
+    @Override
+    public void polygon(double[] shell, java.util.List<double[]> holes) {
+      header(Wkb.POLYGON).integer(1 + holes.size());
       coordinates(shell, true);
       for (double[] h : holes) {
         coordinates(h, true);
@@ -115,7 +118,7 @@ public final class GridPiece {
     /** A line's points, or a ring's with its closing point (ring arrays are open). */
     private void coordinates(double[] xy, boolean ring) {
       if (ring) {
-        count(xy.length / 2 + 1);
+        integer(xy.length / 2 + 1);
       }
       for (int i = 0; i < xy.length; i += 2) {
         coordinate(xy[i], xy[i + 1]);

@@ -48,6 +48,12 @@ public final class TilePiece {
    */
   public byte[] wkb() {
     Wkb w = new Wkb((int) Math.min(Integer.MAX_VALUE - 64, 16 * vertices + 64));
+    writeTo(w);
+    return w.bytes();
+  }
+
+  /** Writes the piece in the structure {@link #wkb()} describes. */
+  void writeTo(PieceWriter w) {
     int kinds =
         (polygons.isEmpty() ? 0 : 1) + (lines.isEmpty() ? 0 : 1) + (points.isEmpty() ? 0 : 1);
     if (kinds > 1) {
@@ -71,43 +77,6 @@ public final class TilePiece {
       }
       points.forEach(p -> w.point(p[0], p[1]));
     }
-    return w.bytes();
-  }
-
-  /**
-   * Writes the piece in the same structure as {@link #wkb()} to a grid writer.
-   *
-   * @return whether every coordinate went onto the grid exactly
-   */
-  boolean writeTo(GridPiece.Writer w) {
-    int kinds =
-        (polygons.isEmpty() ? 0 : 1) + (lines.isEmpty() ? 0 : 1) + (points.isEmpty() ? 0 : 1);
-    if (kinds > 1) {
-      w.header(Wkb.GEOMETRY_COLLECTION);
-      w.count(polygons.size() + lines.size() + points.size());
-      polygons.forEach(p -> w.polygon(p.shell(), p.holes()));
-      lines.forEach(w::lineString);
-      points.forEach(p -> w.point(p[0], p[1]));
-    } else if (!polygons.isEmpty()) {
-      if (polygons.size() > 1) {
-        w.header(Wkb.MULTI_POLYGON);
-        w.count(polygons.size());
-      }
-      polygons.forEach(p -> w.polygon(p.shell(), p.holes()));
-    } else if (!lines.isEmpty()) {
-      if (lines.size() > 1) {
-        w.header(Wkb.MULTI_LINE_STRING);
-        w.count(lines.size());
-      }
-      lines.forEach(w::lineString);
-    } else {
-      if (points.size() > 1) {
-        w.header(Wkb.MULTI_POINT);
-        w.count(points.size());
-      }
-      points.forEach(p -> w.point(p[0], p[1]));
-    }
-    return w.exact();
   }
 
   /**

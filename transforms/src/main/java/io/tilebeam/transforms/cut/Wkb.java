@@ -7,7 +7,7 @@ import java.util.List;
  * Writes 2D well-known binary (little-endian, ISO/OGC type codes) straight from coordinate arrays,
  * without building JTS objects for the millions of points a cut makes.
  */
-final class Wkb {
+final class Wkb implements PieceWriter {
 
   static final int POINT = 1;
   static final int LINE_STRING = 2;
@@ -29,12 +29,14 @@ final class Wkb {
   }
 
   /** The start of a geometry of {@code type}: byte order and type code. */
-  Wkb header(int type) {
+  @Override
+  public Wkb header(int type) {
     out.write(1);
     return integer(type);
   }
 
-  Wkb integer(int v) {
+  @Override
+  public Wkb integer(int v) {
     scratch[0] = (byte) v;
     scratch[1] = (byte) (v >>> 8);
     scratch[2] = (byte) (v >>> 16);
@@ -52,11 +54,13 @@ final class Wkb {
     return this;
   }
 
-  void point(double x, double y) {
+  @Override
+  public void point(double x, double y) {
     header(POINT).number(x).number(y);
   }
 
-  void lineString(double[] xy) {
+  @Override
+  public void lineString(double[] xy) {
     header(LINE_STRING).integer(xy.length / 2);
     for (double d : xy) {
       number(d);
@@ -64,7 +68,8 @@ final class Wkb {
   }
 
   /** A polygon from rings without closing points: the closing point is written here. */
-  void polygon(double[] shell, List<double[]> holes) {
+  @Override
+  public void polygon(double[] shell, List<double[]> holes) {
     header(POLYGON).integer(1 + holes.size());
     ring(shell);
     for (double[] h : holes) {
