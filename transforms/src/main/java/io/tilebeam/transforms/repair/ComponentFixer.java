@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.locationtech.jts.algorithm.locate.IndexedPointInAreaLocator;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.geom.LinearRing;
@@ -113,12 +112,11 @@ final class ComponentFixer {
       return p;
     }
     GeometryFactory f = p.getFactory();
-    IndexedPointInAreaLocator shell =
-        new IndexedPointInAreaLocator(f.createPolygon(p.getExteriorRing()));
+    RingLocator shell = RingLocator.of(p.getExteriorRing());
     List<LinearRing> kept = new ArrayList<>();
     for (int h = 0; h < p.getNumInteriorRing(); h++) {
       LinearRing hole = p.getInteriorRingN(h);
-      if (PolygonValidity.location(shell, hole) == Location.EXTERIOR) {
+      if (shell.locate(hole) == Location.EXTERIOR) {
         orphans.add(hole);
       } else {
         kept.add(hole);
@@ -143,16 +141,15 @@ final class ComponentFixer {
       index.insert(polygons.get(i).getEnvelopeInternal(), i);
     }
     Map<Integer, List<LinearRing>> adopted = new TreeMap<>();
-    Map<Integer, IndexedPointInAreaLocator> located = new java.util.HashMap<>();
+    Map<Integer, RingLocator> located = new java.util.HashMap<>();
     for (LinearRing hole : orphans) {
       for (Object o : index.query(hole.getEnvelopeInternal())) {
         int i = (Integer) o;
         if (!polygons.get(i).getEnvelopeInternal().covers(hole.getEnvelopeInternal())) {
           continue;
         }
-        IndexedPointInAreaLocator area =
-            located.computeIfAbsent(i, k -> new IndexedPointInAreaLocator(polygons.get(k)));
-        if (PolygonValidity.location(area, hole) == Location.INTERIOR) {
+        RingLocator area = located.computeIfAbsent(i, k -> RingLocator.of(polygons.get(k)));
+        if (area.locate(hole) == Location.INTERIOR) {
           adopted.computeIfAbsent(i, k -> new ArrayList<>()).add(hole);
           break;
         }

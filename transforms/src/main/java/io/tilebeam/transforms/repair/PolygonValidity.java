@@ -7,9 +7,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.locationtech.jts.algorithm.Orientation;
 import org.locationtech.jts.algorithm.PointLocation;
 import org.locationtech.jts.algorithm.RobustLineIntersector;
-import org.locationtech.jts.algorithm.locate.IndexedPointInAreaLocator;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.CoordinateArrays;
 import org.locationtech.jts.geom.Envelope;
@@ -17,11 +17,6 @@ import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.LinearRing;
 import org.locationtech.jts.geom.Location;
 import org.locationtech.jts.geom.Polygon;
-import org.locationtech.jts.index.strtree.STRtree;
-import org.locationtech.jts.noding.BasicSegmentString;
-import org.locationtech.jts.noding.MCIndexNoder;
-import org.locationtech.jts.noding.SegmentIntersector;
-import org.locationtech.jts.noding.SegmentString;
 
 /**
  * The OGC validity of a polygon or multi-polygon, checked in O(n log n) for any number of holes:
@@ -36,9 +31,9 @@ import org.locationtech.jts.noding.SegmentString;
  *   <li>the polygons of a multi-polygon meet only at points, and none lies inside another.
  * </ul>
  *
- * All segments are searched once through a monotone-chain index; each location test goes through an
- * indexed point-in-area locator. The report names the polygons at fault, so that a repair can work
- * on those alone.
+ * All segments are searched once through a grid ({@link SegmentPairs}); each location test goes
+ * through an indexed point-in-area locator. The report names the polygons at fault, so that a
+ * repair can work on those alone.
  */
 final class PolygonValidity {
 
@@ -124,59 +119,55 @@ final class PolygonValidity {
 
   /** Every place two segments meet: crossings and overlaps are faults, touches are recorded. */
   private void findIntersections() {
-    List<SegmentString> strings = new ArrayList<>(rings.size());
-    for (int r = 0; r < rings.size(); r++) {
+    List<Coordinate[]> strings = new ArrayList<>(rings.size());
+    for (LinearRing ring : rings) {
       // Repeated points make zero-length segments, across which neighbours would seem to touch.
-      strings.add(
-          new BasicSegmentString(
-              CoordinateArrays.removeRepeatedPoints(rings.get(r).getCoordinates()), r));
+      strings.add(CoordinateArrays.removeRepeatedPoints(ring.getCoordinates()));
+    }
+    for (int r = 0; r < strings.size(); r++) {
+      foldBacks(r, strings.get(r));
     }
     Touches touches = new Touches(rings.size());
     RobustLineIntersector li = new RobustLineIntersector();
-    SegmentIntersector finder =
-        new SegmentIntersector() {
-          @Override
-          public void processIntersections(SegmentString a, int i, SegmentString b, int j) {
-            int ra = (Integer) a.getData();
-            int rb = (Integer) b.getData();
-            Coordinate[] ca = a.getCoordinates();
-            Coordinate[] cb = b.getCoordinates();
-            li.computeIntersection(ca[i], ca[i + 1], cb[j], cb[j + 1]);
-            if (!li.hasIntersection()) {
-              return;
-            }
-            boolean adjacent =
-                ra == rb
-                    && (Math.abs(i - j) == 1
-                        || (Math.min(i, j) == 0 && Math.max(i, j) == ca.length - 2));
-            if (ra == rb && i == j) {
-              return;
-            }
-            if (adjacent) {
-              // Neighbouring segments share their vertex; folding back over each other is a fault.
-              if (li.getIntersectionNum() == 2) {
-                fault(ra, rb, "a ring folds back on itself", li.getIntersection(0));
-              }
-              return;
-            }
-            Coordinate at = li.getIntersection(0);
-            if (li.isProper()) {
-              fault(ra, rb, "rings cross", at);
-            } else if (li.getIntersectionNum() == 2) {
-              fault(ra, rb, "rings overlap along a segment", at);
-            } else if (ra == rb) {
-              fault(ra, rb, "a ring touches itself", at);
-            } else {
-              touches.add(ra, rb, li.getIntersection(0));
-            }
+    SegmentPairs.visit(
+        strings,
+        (ra, i, rb, j) -> {
+          Coordinate[] ca = strings.get(ra);
+          Coordinate[] cb = strings.get(rb);
+          li.computeIntersection(ca[i], ca[i + 1], cb[j], cb[j + 1]);
+          if (!li.hasIntersection()) {
+            return;
           }
+          Coordinate at = li.getIntersection(0);
+          if (li.isProper()) {
+            fault(ra, rb, "rings cross", at);
+          } else if (li.getIntersectionNum() == 2) {
+            fault(ra, rb, "rings overlap along a segment", at);
+          } else if (ra == rb) {
+            fault(ra, rb, "a ring touches itself", at);
+          } else {
+            touches.add(ra, rb, at);
+          }
+        });
+  }
 
-          @Override
-          public boolean isDone() {
-            return false;
-          }
-        };
-    new MCIndexNoder(finder).computeNodes(strings);
+  /**
+   * Neighbouring segments share their vertex and meet nowhere else, unless the ring folds back
+   * there: goes on along the same line in the opposite direction. Their points are collinear and
+   * the directions opposed; the dot product's sign is exact for collinear points (both of its terms
+   * have the sign of a difference of doubles, which rounding keeps).
+   */
+  private void foldBacks(int r, Coordinate[] c) {
+    int n = c.length - 1;
+    for (int k = 0; k < n; k++) {
+      Coordinate prev = c[k == 0 ? n - 1 : k - 1];
+      Coordinate at = c[k];
+      Coordinate next = c[k + 1];
+      double dot = (at.x - prev.x) * (next.x - at.x) + (at.y - prev.y) * (next.y - at.y);
+      if (dot < 0 && Orientation.index(prev, at, next) == Orientation.COLLINEAR) {
+        fault(r, r, "a ring folds back on itself", at);
+      }
+    }
   }
 
   private void fault(int ringA, int ringB, String why, Coordinate at) {
@@ -252,31 +243,27 @@ final class PolygonValidity {
     if (holes == 0) {
       return;
     }
-    IndexedPointInAreaLocator shell =
-        new IndexedPointInAreaLocator(p.getFactory().createPolygon(p.getExteriorRing()));
-    STRtree holeBoxes = new STRtree();
+    RingLocator shell = RingLocator.of(p.getExteriorRing());
+    Envelope[] boxes = new Envelope[holes];
     for (int h = 0; h < holes; h++) {
       LinearRing hole = p.getInteriorRingN(h);
-      if (location(shell, hole) != Location.INTERIOR) {
+      if (shell.locate(hole) != Location.INTERIOR) {
         badPolygon(index, "a hole lies outside its shell");
         return;
       }
-      holeBoxes.insert(hole.getEnvelopeInternal(), h);
+      boxes[h] = hole.getEnvelopeInternal();
     }
-    for (int h = 0; h < holes; h++) {
-      LinearRing hole = p.getInteriorRingN(h);
-      Envelope e = hole.getEnvelopeInternal();
-      for (Object o : holeBoxes.query(e)) {
-        int other = (Integer) o;
-        LinearRing outer = p.getInteriorRingN(other);
-        if (other != h
-            && outer.getEnvelopeInternal().covers(e)
-            && insideRing(hole, outer.getCoordinates())) {
-          badPolygon(index, "a hole lies inside another");
-          return;
-        }
-      }
-    }
+    boolean[] found = {false};
+    eachCovering(
+        boxes,
+        (inner, outer) -> {
+          if (!found[0]
+              && insideRing(
+                  p.getInteriorRingN(inner), p.getInteriorRingN(outer).getCoordinates())) {
+            found[0] = true;
+            badPolygon(index, "a hole lies inside another");
+          }
+        });
   }
 
   /** No polygon of a multi-polygon lies inside another's area. */
@@ -284,42 +271,55 @@ final class PolygonValidity {
     if (polygons.size() < 2) {
       return;
     }
-    STRtree index = new STRtree();
-    for (int i = 0; i < polygons.size(); i++) {
-      index.insert(polygons.get(i).getEnvelopeInternal(), i);
+    Envelope[] boxes = new Envelope[polygons.size()];
+    for (int i = 0; i < boxes.length; i++) {
+      boxes[i] = polygons.get(i).getEnvelopeInternal();
     }
-    IndexedPointInAreaLocator[] located = new IndexedPointInAreaLocator[polygons.size()];
-    for (int i = 0; i < polygons.size(); i++) {
-      Polygon p = polygons.get(i);
-      Envelope e = p.getEnvelopeInternal();
-      for (Object o : index.query(e)) {
-        int j = (Integer) o;
-        if (j == i || !polygons.get(j).getEnvelopeInternal().covers(e)) {
-          continue;
-        }
-        if (located[j] == null) {
-          located[j] = new IndexedPointInAreaLocator(polygons.get(j));
-        }
-        if (location(located[j], p.getExteriorRing()) == Location.INTERIOR) {
-          nested.add(new int[] {i, j});
-          if (problem == null) {
-            problem = "a polygon lies inside another";
+    RingLocator[] located = new RingLocator[polygons.size()];
+    eachCovering(
+        boxes,
+        (i, j) -> {
+          if (located[j] == null) {
+            located[j] = RingLocator.of(polygons.get(j));
           }
-        }
-      }
-    }
+          if (located[j].locate(polygons.get(i).getExteriorRing()) == Location.INTERIOR) {
+            nested.add(new int[] {i, j});
+            if (problem == null) {
+              problem = "a polygon lies inside another";
+            }
+          }
+        });
   }
 
-  /** Where the ring lies: decided by its first vertex not on the area's boundary. */
-  static int location(IndexedPointInAreaLocator area, LinearRing ring) {
-    Coordinate[] c = ring.getCoordinates();
-    for (Coordinate p : c) {
-      int where = area.locate(p);
-      if (where != Location.BOUNDARY) {
-        return where;
-      }
+  /**
+   * Hands on each pair {@code (inner, outer)} of boxes where the outer covers the inner (both ways
+   * round when they are equal): the only pairs where one ring can lie inside the other.
+   */
+  private static void eachCovering(Envelope[] boxes, BoxPairs.Visitor covering) {
+    int n = boxes.length;
+    double[] minX = new double[n];
+    double[] minY = new double[n];
+    double[] maxX = new double[n];
+    double[] maxY = new double[n];
+    for (int k = 0; k < n; k++) {
+      minX[k] = boxes[k].getMinX();
+      minY[k] = boxes[k].getMinY();
+      maxX[k] = boxes[k].getMaxX();
+      maxY[k] = boxes[k].getMaxY();
     }
-    return Location.BOUNDARY;
+    BoxPairs.visit(
+        minX,
+        minY,
+        maxX,
+        maxY,
+        (a, b) -> {
+          if (boxes[b].covers(boxes[a])) {
+            covering.pair(a, b);
+          }
+          if (boxes[a].covers(boxes[b])) {
+            covering.pair(b, a);
+          }
+        });
   }
 
   /** Whether the ring lies inside the other ring (by its first vertex not on it). */
