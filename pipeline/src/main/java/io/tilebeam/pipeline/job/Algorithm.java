@@ -14,9 +14,12 @@ public final class Algorithm {
    * rounded coordinate by coordinate and repaired only when invalid; {@code simplifyPixels} enters
    * every key (1/16 for Mapbox Vector Tiles, 0 otherwise). 4: points of a cut piece within a hair
    * (about a millionth of a millimetre per kilometre of tile) of the tile's buffered edge are put
-   * on it, so slivers along the edge are dropped instead of folding when rounded.
+   * on it, so slivers along the edge are dropped instead of folding when rounded. 5: a vertex where
+   * a ring turns straight back along its own line is cleaned away however far back it goes (not
+   * only A, B, A); a polygon rebuilt from its rings keeps the rings that meet nothing as they were;
+   * overlapping holes stay joined in the search for holes that touch in a cycle.
    */
-  public static final int VERSION = 4;
+  public static final int VERSION = 5;
 
   private Algorithm() {}
 }

@@ -10,17 +10,13 @@ import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.geom.LinearRing;
 import org.locationtech.jts.geom.Polygon;
-import org.locationtech.jts.noding.BasicSegmentString;
-import org.locationtech.jts.noding.MCIndexNoder;
-import org.locationtech.jts.noding.SegmentIntersector;
-import org.locationtech.jts.noding.SegmentString;
 import org.locationtech.jts.operation.overlayng.OverlayNGRobust;
 
 /**
  * Merges the holes of a polygon that cross or share an edge with one another (two lakes drawn side
  * by side with a common border, which real data often has), or that touch one another in a cycle
  * (two lakes meeting at two points, cutting off the land between). The holes' segments are searched
- * once through a monotone-chain index, and only the holes that meet more than at points are
+ * once through a grid ({@link SegmentPairs}), and only the holes that meet more than at points are
  * unioned, so a mainland with a hundred thousand lakes costs its three bad pairs, not an overlay of
  * the whole polygon. Land that the merged holes enclose becomes a polygon of its own.
  */
@@ -38,41 +34,37 @@ final class HoleMerger {
     for (int i = 0; i < holes; i++) {
       parent[i] = i;
     }
-    List<SegmentString> rings = new ArrayList<>(holes);
+    List<Coordinate[]> rings = new ArrayList<>(holes);
     for (int i = 0; i < holes; i++) {
-      rings.add(new BasicSegmentString(p.getInteriorRingN(i).getCoordinates(), i));
+      rings.add(p.getInteriorRingN(i).getCoordinates());
     }
     boolean[] any = {false};
     TouchCycles cycles = new TouchCycles(holes);
     RobustLineIntersector li = new RobustLineIntersector();
-    SegmentIntersector overlaps =
-        new SegmentIntersector() {
-          @Override
-          public void processIntersections(SegmentString a, int i, SegmentString b, int j) {
-            int ra = (Integer) a.getData();
-            int rb = (Integer) b.getData();
-            if (ra == rb || find(parent, ra) == find(parent, rb)) {
-              return;
-            }
-            Coordinate[] ca = a.getCoordinates();
-            Coordinate[] cb = b.getCoordinates();
-            li.computeIntersection(ca[i], ca[i + 1], cb[j], cb[j + 1]);
-            // Meeting at a point is allowed, unless such meetings close a cycle; crossing or
-            // sharing a stretch is not.
-            if (li.isProper() || li.getIntersectionNum() == 2) {
-              parent[find(parent, rb)] = find(parent, ra);
-              any[0] = true;
-            } else {
-              cycles.touch(ra, rb, li.getIntersection(0));
-            }
+    SegmentPairs.visit(
+        rings,
+        (ra, i, rb, j) -> {
+          if (ra == rb) {
+            return;
           }
-
-          @Override
-          public boolean isDone() {
-            return false;
+          Coordinate[] ca = rings.get(ra);
+          Coordinate[] cb = rings.get(rb);
+          li.computeIntersection(ca[i], ca[i + 1], cb[j], cb[j + 1]);
+          if (!li.hasIntersection()) {
+            return;
           }
-        };
-    new MCIndexNoder(overlaps).computeNodes(rings);
+          // Meeting at a point is allowed, unless such meetings close a cycle; crossing or
+          // sharing a stretch is not. Merged holes stay in the graph of touches, joined: a hole
+          // touching two that overlap each other encloses land as surely as one touching a single
+          // hole twice, whichever of the three pairs is found first.
+          if (li.isProper() || li.getIntersectionNum() == 2) {
+            parent[find(parent, rb)] = find(parent, ra);
+            any[0] = true;
+            cycles.overlap(ra, rb);
+          } else {
+            cycles.touch(ra, rb, li.getIntersection(0));
+          }
+        });
     // Holes touching in a cycle enclose land: merged, the land becomes an island.
     any[0] |= cycles.joinCyclic(parent);
     if (!any[0]) {
@@ -116,6 +108,7 @@ final class HoleMerger {
   private static final class TouchCycles {
     private final List<Integer> parent = new ArrayList<>();
     private final Map<Coordinate, Integer> points = new java.util.HashMap<>();
+    private final Map<Long, Integer> overlaps = new java.util.HashMap<>();
     private final java.util.Set<Long> incidences = new java.util.HashSet<>();
     private final java.util.Set<Integer> cyclic = new java.util.HashSet<>();
     private final int holes;
@@ -125,6 +118,19 @@ final class HoleMerger {
       for (int i = 0; i < holes; i++) {
         parent.add(i);
       }
+    }
+
+    /** Holes {@code a} and {@code b} overlap: joined through a node of their own. */
+    void overlap(int a, int b) {
+      long pair = ((long) Math.min(a, b) << 32) | Math.max(a, b);
+      Integer node = overlaps.get(pair);
+      if (node == null) {
+        node = parent.size();
+        parent.add(node);
+        overlaps.put(pair, node);
+      }
+      join(a, node);
+      join(b, node);
     }
 
     void touch(int a, int b, Coordinate at) {
