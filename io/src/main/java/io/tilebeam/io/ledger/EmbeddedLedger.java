@@ -67,8 +67,10 @@ public final class EmbeddedLedger implements AutoCloseable {
       Path data = home.resolve("ledger");
       stopLeftoverServer(data);
       LOG.info("Starting the embedded ledger in {}", data.toAbsolutePath());
+      EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
+      binariesDirectory().ifPresent(builder::setOverrideWorkingDirectory);
       EmbeddedPostgres pg =
-          EmbeddedPostgres.builder()
+          builder
               .setDataDirectory(data)
               .setCleanDataDirectory(false)
               .setServerConfig("listen_addresses", "127.0.0.1")
@@ -85,6 +87,29 @@ public final class EmbeddedLedger implements AutoCloseable {
     } catch (RuntimeException e) {
       closeQuietly(channel);
       throw e;
+    }
+  }
+
+  /**
+   * Where the server's binaries are unpacked: beside tilebeam's jar, once per jar, when it runs
+   * from one in a writable directory. Otherwise the library unpacks them under {@code
+   * java.io.tmpdir}, and a run that points that at fresh scratch space (for the runner's spills)
+   * would inflate the binaries again: seconds of XZ decoding on every start.
+   */
+  private static Optional<java.io.File> binariesDirectory() {
+    try {
+      java.security.CodeSource source = EmbeddedLedger.class.getProtectionDomain().getCodeSource();
+      if (source == null) {
+        return Optional.empty();
+      }
+      Path jar = Path.of(source.getLocation().toURI());
+      Path dir = jar.getParent();
+      if (!Files.isRegularFile(jar) || dir == null || !Files.isWritable(dir)) {
+        return Optional.empty();
+      }
+      return Optional.of(dir.toFile());
+    } catch (java.net.URISyntaxException | IllegalArgumentException | SecurityException e) {
+      return Optional.empty();
     }
   }
 
