@@ -5,11 +5,13 @@ import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.transforms.cut.FeatureCutter;
 import io.tilebeam.transforms.feature.Feature;
 import io.tilebeam.transforms.feature.TilePieces;
+import io.tilebeam.transforms.feature.TilePiecesCoder;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.TileWorkCoder;
 import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.key.WorkKeyCoder;
 import io.tilebeam.transforms.outcome.FeatureFailure;
+import io.tilebeam.transforms.outcome.FeatureFailureCoder;
 import io.tilebeam.transforms.outcome.TileFailure;
 import io.tilebeam.transforms.outcome.TileFailureCoder;
 import io.tilebeam.transforms.tiling.TileId;
@@ -168,11 +170,9 @@ public final class ReadFeatures
             .setCoder(inputCoder())
             .apply("JoinByTile", GroupByKey.create())
             .apply("CollectTiles", ParDo.of(new CollectTilesFn()))
-            .setCoder(SerializableCoder.of(TilePieces.class));
+            .setCoder(TilePiecesCoder.of());
     return PCollectionTuple.of(TILES, tiles)
-        .and(
-            DEAD_LETTERS,
-            flatten(p, "AllDeadLetters", deadLetters, SerializableCoder.of(FeatureFailure.class)))
+        .and(DEAD_LETTERS, flatten(p, "AllDeadLetters", deadLetters, FeatureFailureCoder.of()))
         .and(FAILED, flatten(p, "AllFailed", failed, TileFailureCoder.of()));
   }
 
@@ -212,7 +212,7 @@ public final class ReadFeatures
                     .withSideInputs(claimedTiles)
                     .withOutputTags(INPUTS, TupleTagList.of(DEAD_LETTERS).and(FEATURES)));
     read.get(INPUTS).setCoder(inputCoder());
-    read.get(DEAD_LETTERS).setCoder(SerializableCoder.of(FeatureFailure.class));
+    read.get(DEAD_LETTERS).setCoder(FeatureFailureCoder.of());
     // A file read from its start is read by one worker; its features are cut by all of them.
     PCollectionTuple spread =
         read.get(FEATURES)
@@ -224,7 +224,7 @@ public final class ReadFeatures
                     .withSideInputs(claimedTiles)
                     .withOutputTags(INPUTS, TupleTagList.of(DEAD_LETTERS)));
     spread.get(INPUTS).setCoder(inputCoder());
-    spread.get(DEAD_LETTERS).setCoder(SerializableCoder.of(FeatureFailure.class));
+    spread.get(DEAD_LETTERS).setCoder(FeatureFailureCoder.of());
     PCollection<KV<String, TileInput>> claims =
         claimed
             .apply(
@@ -250,7 +250,7 @@ public final class ReadFeatures
             PCollectionList.of(read.get(DEAD_LETTERS))
                 .and(spread.get(DEAD_LETTERS))
                 .apply("ReadDeadLetters", Flatten.pCollections())
-                .setCoder(SerializableCoder.of(FeatureFailure.class)));
+                .setCoder(FeatureFailureCoder.of()));
   }
 
   /** Indexed sources: claimed tiles gathered into groups, each group's features read once. */
@@ -280,7 +280,7 @@ public final class ReadFeatures
                 ParDo.of(new ReadGroupFn(sources, retry, cutting()))
                     .withOutputTags(INPUTS, TupleTagList.of(DEAD_LETTERS).and(FAILED)));
     read.get(INPUTS).setCoder(inputCoder());
-    read.get(DEAD_LETTERS).setCoder(SerializableCoder.of(FeatureFailure.class));
+    read.get(DEAD_LETTERS).setCoder(FeatureFailureCoder.of());
     read.get(FAILED).setCoder(TileFailureCoder.of());
     return read;
   }

@@ -2,9 +2,9 @@ package io.tilebeam.transforms.reproject;
 
 import io.tilebeam.transforms.feature.TilePieces;
 import io.tilebeam.transforms.outcome.FeatureFailure;
+import io.tilebeam.transforms.outcome.FeatureFailureCoder;
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -60,8 +60,8 @@ public final class ReprojectTiles extends PTransform<PCollection<TilePieces>, PC
         input.apply(
             "RenderTiles",
             ParDo.of(new RenderFn(specs)).withOutputTags(RENDERED, TupleTagList.of(DEAD_LETTERS)));
-    out.get(RENDERED).setCoder(SerializableCoder.of(RenderedTile.class));
-    out.get(DEAD_LETTERS).setCoder(SerializableCoder.of(FeatureFailure.class));
+    out.get(RENDERED).setCoder(RenderedTileCoder.of());
+    out.get(DEAD_LETTERS).setCoder(FeatureFailureCoder.of());
     return out;
   }
 
