@@ -33,7 +33,7 @@ public record RunProgress(
 
   /**
    * One line for a log: where the run is, its rate since it started and, once every tile is claimed
-   * or skipped, the time left at that rate.
+   * or skipped and a hundredth of them is done, the time left at that rate.
    */
   public String describe() {
     return describe(0);
@@ -65,7 +65,9 @@ public record RunProgress(
     if (seconds > 0 && done > 0) {
       double rate = recentRate > 0 ? recentRate : done / seconds;
       s.append(String.format(Locale.ROOT, ", %.1f tiles/s", rate));
-      if (claimed + skipped >= planned && planned > 0) {
+      // A few early tiles (the heavy low zooms come first) give a rate that says nothing about
+      // the rest: no time left is guessed before a hundredth of the work is done.
+      if (claimed + skipped >= planned && planned > 0 && done * 100 >= work) {
         long left = Math.max(0, work - done);
         s.append(", about ").append(duration(Math.round(left / rate))).append(" left");
       }

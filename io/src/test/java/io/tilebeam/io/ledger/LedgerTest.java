@@ -200,6 +200,11 @@ class LedgerTest {
         "300 of 1,000 planned tiles looked up (0 skipped, 300 claimed); 10 of 300 claimed done,"
             + " 1.0 tiles/s",
         new RunProgress(1000, 300, 0, 10, java.time.Duration.ofSeconds(10)).describe());
+    // Every tile claimed, but too few done to say how long the rest takes.
+    assertEquals(
+        "87,381 of 87,381 planned tiles looked up (0 skipped, 87,381 claimed); 25 of 87,381 claimed"
+            + " done, 0.8 tiles/s",
+        new RunProgress(87381, 87381, 0, 25, java.time.Duration.ofSeconds(30)).describe(0.8));
     // Reading and cutting, before any tile is done, still show the run moving.
     assertEquals(
         "1,000 of 1,000 planned tiles looked up (0 skipped, 1,000 claimed); 120 features read,"
