@@ -46,6 +46,22 @@ final class BoxPairs {
     this.visitor = visitor;
   }
 
+  /** Visits every pair of envelopes that meet, once each, lower index first. */
+  static void visit(Envelope[] boxes, Visitor visitor) {
+    int n = boxes.length;
+    double[] minX = new double[n];
+    double[] minY = new double[n];
+    double[] maxX = new double[n];
+    double[] maxY = new double[n];
+    for (int k = 0; k < n; k++) {
+      minX[k] = boxes[k].getMinX();
+      minY[k] = boxes[k].getMinY();
+      maxX[k] = boxes[k].getMaxX();
+      maxY[k] = boxes[k].getMaxY();
+    }
+    visit(minX, minY, maxX, maxY, visitor);
+  }
+
   /**
    * Visits every pair of boxes {@code (minX[k], minY[k], maxX[k], maxY[k])} that meet, once each,
    * lower index first.
@@ -124,22 +140,27 @@ final class BoxPairs {
         continue;
       }
       path[within.length] = new Cell(grid, cell % grid.columns, cell / grid.columns);
-      int[] here = java.util.Arrays.copyOfRange(members, from, to);
       // A dense knot in a sparse extent gets a finer grid of its own.
-      if (here.length <= DENSE
+      if (to - from <= DENSE
           || path.length > MAX_DEPTH
-          || !search(here, path[within.length].grid(here.length), path)) {
-        eachPair(here, path);
+          || !search(
+              java.util.Arrays.copyOfRange(members, from, to),
+              path[within.length].grid(to - from),
+              path)) {
+        eachPair(members, from, to, path);
       }
     }
     return true;
   }
 
-  /** Visits the pairs of one cell that meet and whose first common cell it is. */
-  private void eachPair(int[] ids, Cell[] path) {
-    for (int p = 0; p < ids.length; p++) {
+  /**
+   * Visits the pairs among {@code ids[from..to)}, one cell's, that meet and whose first common cell
+   * it is.
+   */
+  private void eachPair(int[] ids, int from, int to, Cell[] path) {
+    for (int p = from; p < to; p++) {
       int a = ids[p];
-      for (int q = p + 1; q < ids.length; q++) {
+      for (int q = p + 1; q < to; q++) {
         int b = ids[q];
         if (meet(a, b) && firstCommon(a, b, path)) {
           report(a, b);

@@ -56,7 +56,10 @@ final class PolygonValidity {
 
   private final Geometry geometry;
   private final List<Polygon> polygons = new ArrayList<>();
-  private final List<LinearRing> rings = new ArrayList<>();
+
+  /** Each usable ring's points without repeats: zero-length segments would seem to touch. */
+  private final List<Coordinate[]> rings = new ArrayList<>();
+
   private final List<Integer> polygonOf = new ArrayList<>();
   private final BitSet bad = new BitSet();
   private final List<int[]> overlapping = new ArrayList<>();
@@ -81,13 +84,13 @@ final class PolygonValidity {
       polygons.add(p);
       for (int r = 0; r <= p.getNumInteriorRing(); r++) {
         LinearRing ring = r == 0 ? p.getExteriorRing() : p.getInteriorRingN(r - 1);
-        if (ring.isEmpty()
-            || CoordinateArrays.removeRepeatedPoints(ring.getCoordinates()).length < 4
-            || !ring.isClosed()) {
+        Coordinate[] points =
+            ring.isEmpty() ? null : CoordinateArrays.removeRepeatedPoints(ring.getCoordinates());
+        if (points == null || points.length < 4 || !ring.isClosed()) {
           badPolygon(i, "a ring with fewer than four points");
           continue;
         }
-        rings.add(ring);
+        rings.add(points);
         polygonOf.add(i);
       }
     }
@@ -119,21 +122,16 @@ final class PolygonValidity {
 
   /** Every place two segments meet: crossings and overlaps are faults, touches are recorded. */
   private void findIntersections() {
-    List<Coordinate[]> strings = new ArrayList<>(rings.size());
-    for (LinearRing ring : rings) {
-      // Repeated points make zero-length segments, across which neighbours would seem to touch.
-      strings.add(CoordinateArrays.removeRepeatedPoints(ring.getCoordinates()));
-    }
-    for (int r = 0; r < strings.size(); r++) {
-      foldBacks(r, strings.get(r));
+    for (int r = 0; r < rings.size(); r++) {
+      foldBacks(r, rings.get(r));
     }
     Touches touches = new Touches(rings.size());
     RobustLineIntersector li = new RobustLineIntersector();
     SegmentPairs.visit(
-        strings,
+        rings,
         (ra, i, rb, j) -> {
-          Coordinate[] ca = strings.get(ra);
-          Coordinate[] cb = strings.get(rb);
+          Coordinate[] ca = rings.get(ra);
+          Coordinate[] cb = rings.get(rb);
           li.computeIntersection(ca[i], ca[i + 1], cb[j], cb[j + 1]);
           if (!li.hasIntersection()) {
             return;
@@ -296,22 +294,8 @@ final class PolygonValidity {
    * round when they are equal): the only pairs where one ring can lie inside the other.
    */
   private static void eachCovering(Envelope[] boxes, BoxPairs.Visitor covering) {
-    int n = boxes.length;
-    double[] minX = new double[n];
-    double[] minY = new double[n];
-    double[] maxX = new double[n];
-    double[] maxY = new double[n];
-    for (int k = 0; k < n; k++) {
-      minX[k] = boxes[k].getMinX();
-      minY[k] = boxes[k].getMinY();
-      maxX[k] = boxes[k].getMaxX();
-      maxY[k] = boxes[k].getMaxY();
-    }
     BoxPairs.visit(
-        minX,
-        minY,
-        maxX,
-        maxY,
+        boxes,
         (a, b) -> {
           if (boxes[b].covers(boxes[a])) {
             covering.pair(a, b);

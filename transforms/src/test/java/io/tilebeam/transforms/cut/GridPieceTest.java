@@ -18,8 +18,6 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.locationtech.jts.geom.CoordinateSequence;
-import org.locationtech.jts.geom.CoordinateSequenceFilter;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.io.WKBReader;
@@ -46,7 +44,7 @@ class GridPieceTest {
     for (Map.Entry<String, byte[]> e : full.entrySet()) {
       byte[] g = grid.get(e.getKey());
       assertTrue(GridPiece.isGrid(g), e.getKey());
-      Geometry expected = rounded(new WKBReader(GF).read(e.getValue()), scale);
+      Geometry expected = GridRounding.rounded(new WKBReader(GF).read(e.getValue()), scale);
       Geometry actual = GridPiece.read(g, GF);
       assertEquals(expected.getGeometryType(), actual.getGeometryType(), e.getKey());
       assertTrue(expected.equalsExact(actual, 0), e.getKey());
@@ -88,29 +86,5 @@ class GridPieceTest {
           f, TileFilter.ALL, (TileId t, FeaturePiece p) -> out.put(f.id() + "@" + t, p.wkb()));
     }
     return out;
-  }
-
-  /** The geometry with every coordinate rounded as the renderer rounds it. */
-  private static Geometry rounded(Geometry g, double scale) {
-    Geometry r = g.copy();
-    r.apply(
-        new CoordinateSequenceFilter() {
-          @Override
-          public void filter(CoordinateSequence s, int i) {
-            s.setOrdinate(i, 0, Math.rint(s.getX(i) * scale) / scale);
-            s.setOrdinate(i, 1, Math.rint(s.getY(i) * scale) / scale);
-          }
-
-          @Override
-          public boolean isDone() {
-            return false;
-          }
-
-          @Override
-          public boolean isGeometryChanged() {
-            return true;
-          }
-        });
-    return r;
   }
 }

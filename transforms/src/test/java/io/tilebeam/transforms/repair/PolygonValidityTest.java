@@ -7,6 +7,7 @@ import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.cut.CountryFixture;
 import io.tilebeam.transforms.cut.CutSpec;
 import io.tilebeam.transforms.cut.FeatureCutter;
+import io.tilebeam.transforms.cut.GridRounding;
 import io.tilebeam.transforms.cut.TileFilter;
 import io.tilebeam.transforms.feature.Feature;
 import io.tilebeam.transforms.tiling.TileMatrixSet;
@@ -15,8 +16,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.locationtech.jts.geom.CoordinateSequence;
-import org.locationtech.jts.geom.CoordinateSequenceFilter;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.io.WKBReader;
 import org.locationtech.jts.io.WKTReader;
@@ -84,7 +83,8 @@ class PolygonValidityTest {
     int invalid = 0;
     // Also rounded to coarse grids (ten and a hundred metres) so that some pieces fold.
     for (Geometry piece : pieces) {
-      for (Geometry g : List.of(piece, rounded(piece, 1e-1), rounded(piece, 1e-2))) {
+      for (Geometry g :
+          List.of(piece, GridRounding.rounded(piece, 1e-1), GridRounding.rounded(piece, 1e-2))) {
         boolean jts = g.isValid();
         assertEquals(jts, PolygonValidity.check(g).valid(), g.toText().substring(0, 60));
         invalid += jts ? 0 : 1;
@@ -93,28 +93,5 @@ class PolygonValidityTest {
     assertTrue(
         pieces.size() > 40 && invalid > 10 && invalid < 3 * pieces.size() - 40,
         pieces.size() + " pieces, invalid " + invalid);
-  }
-
-  private static Geometry rounded(Geometry g, double scale) {
-    Geometry copy = g.copy();
-    copy.apply(
-        new CoordinateSequenceFilter() {
-          @Override
-          public void filter(CoordinateSequence s, int i) {
-            s.setOrdinate(i, 0, Math.rint(s.getX(i) * scale) / scale);
-            s.setOrdinate(i, 1, Math.rint(s.getY(i) * scale) / scale);
-          }
-
-          @Override
-          public boolean isDone() {
-            return false;
-          }
-
-          @Override
-          public boolean isGeometryChanged() {
-            return true;
-          }
-        });
-    return copy;
   }
 }
