@@ -94,6 +94,45 @@ class LedgerTest {
     }
   }
 
+  @Test
+  void statesAndTheirCountsReadEveryStateWhateverTheKeysOrder() throws Exception {
+    var all = batch("states", 6000);
+    try (Ledger ledger = Ledger.open(config)) {
+      ledger.claim("run-states", Duration.ofHours(1), false, all.subList(0, 5000));
+      ledger.complete("run-states", published(all.subList(0, 3000)));
+      ledger.fail("run-states", failures(all.subList(3000, 3500)));
+      try (var c = config.connect();
+          var st = c.createStatement()) {
+        st.execute(
+            "UPDATE tiles SET claimed_at = now() - interval '90 minutes' WHERE layer = 'states'"
+                + " AND completed_at IS NULL AND failed_at IS NULL AND x >= 4000");
+      }
+      List<WorkKey> keys = new ArrayList<>(all.stream().map(Map.Entry::getKey).toList());
+      java.util.Collections.shuffle(keys, new java.util.Random(7));
+      Map<WorkKey, ClaimState> states = ledger.states(keys, Duration.ofHours(1));
+      for (int i = 0; i < all.size(); i++) {
+        ClaimState expected =
+            i < 3000
+                ? ClaimState.COMPLETED
+                : i < 3500
+                    ? ClaimState.FAILED
+                    : i < 4000 ? ClaimState.IN_FLIGHT : i < 5000 ? ClaimState.STALE : null;
+        assertEquals(
+            expected == null ? ClaimState.PENDING : expected,
+            states.get(all.get(i).getKey()),
+            "tile " + i);
+      }
+      assertEquals(
+          Map.of(
+              ClaimState.COMPLETED, 3000L,
+              ClaimState.FAILED, 500L,
+              ClaimState.IN_FLIGHT, 500L,
+              ClaimState.STALE, 1000L,
+              ClaimState.PENDING, 1000L),
+          ledger.stateCounts(keys, Duration.ofHours(1)));
+    }
+  }
+
   private static List<PublishResult> published(List<Map.Entry<WorkKey, TileWork>> batch) {
     List<PublishResult> results = new ArrayList<>();
     for (var e : batch) {

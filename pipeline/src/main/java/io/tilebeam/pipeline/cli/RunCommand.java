@@ -11,6 +11,7 @@ import io.tilebeam.io.retry.Retrier;
 import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.pipeline.graph.TilebeamGraph;
 import io.tilebeam.pipeline.job.JobPlan;
+import io.tilebeam.transforms.crs.CrsResolver;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -87,6 +88,8 @@ final class RunCommand {
         report = nothingToDo;
       } else {
         LOG.info("Run {} starting on {}", runId, beam.getRunner().getSimpleName());
+        // The workers reproject: SIS's EPSG database opens while the runner starts.
+        CrsResolver.warmUpInBackground();
         Pipeline pipeline = Pipeline.create(beam);
         TilebeamGraph.build(pipeline, plan, ledger, settings);
         ProgressLog progress = ProgressLog.start(ledger, runId, options.progressEvery());
@@ -120,7 +123,7 @@ final class RunCommand {
   /**
    * A rerun of finished work should cost only ledger look-ups: when no planned tile is pending,
    * stale or (with {@code --retry-failed}) failed, the report of a run that skipped everything,
-   * read a thousand keys a statement; otherwise null, as soon as one tile needs work.
+   * read five thousand keys a statement; otherwise null, as soon as one tile needs work.
    */
   private static RunReport nothingToDo(JobPlan plan, Ledger ledger, ClaimSettings settings) {
     boolean[] work = {false};

@@ -14,15 +14,21 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
- * Walks every tile a job plans, with its key and its state in the ledger, reading the ledger a
- * thousand keys a statement and claiming nothing. Used by {@code plan} and by {@code run}'s check
- * for finished work.
+ * Walks every tile a job plans, with its key and its state in the ledger, reading the ledger
+ * thousands of keys a statement and claiming nothing. Used by {@code plan} and by {@code run}'s
+ * check for finished work.
  */
 final class TileStates {
 
   private static final int BATCH = 1000;
+
+  /** Keys a statement when only their states' counts come back. */
+  private static final int COUNT_BATCH = 5000;
+
+  static long DB, WAIT;
 
   /** Receives each tile; returns false to stop the walk. */
   interface Visitor {
@@ -39,12 +45,15 @@ final class TileStates {
       JobPlan plan, Ledger ledger, Duration staleAfter, Visitor visitor) {
     Map<ClaimState, Long> totals = new EnumMap<>(ClaimState.class);
     inBatches(
-        plan, true, (layer, batch) -> flush(batch, layer, ledger, staleAfter, visitor, totals));
+        plan,
+        true,
+        BATCH,
+        (layer, batch) -> flush(batch, layer, ledger, staleAfter, visitor, totals));
     return totals;
   }
 
   /**
-   * Counts the job's tiles in each state, a thousand keys a statement, and stops after the first
+   * Counts the job's tiles in each state, five thousand keys a statement, and stops after the first
    * statement whose counts {@code stop} accepts. Only counts cross the wire, not the keys' rows:
    * the check a rerun of finished work makes before anything else.
    */
@@ -54,8 +63,27 @@ final class TileStates {
       Duration staleAfter,
       java.util.function.Predicate<Map<ClaimState, Long>> stop) {
     Map<ClaimState, Long> totals = new EnumMap<>(ClaimState.class);
+    // The ledger answers one statement while the next batch's keys are made: on a rerun of
+    // finished work the two take about as long, and this is most of what such a rerun does.
+    List<CompletableFuture<Boolean>> answering = new ArrayList<>(1);
     inBatches(
-        plan, false, (layer, batch) -> countBatch(batch.keys, ledger, staleAfter, stop, totals));
+        plan,
+        false,
+        COUNT_BATCH,
+        (layer, batch) -> {
+          if (!answering.isEmpty() && !Background.join(answering.remove(0))) {
+            return false;
+          }
+          List<WorkKey> keys = List.copyOf(batch.keys);
+          answering.add(
+              Background.start(
+                  "tilebeam-tile-states",
+                  () -> countBatch(keys, ledger, staleAfter, stop, totals)));
+          return true;
+        });
+    if (!answering.isEmpty()) {
+      Background.join(answering.get(0));
+    }
     return totals;
   }
 
@@ -65,10 +93,10 @@ final class TileStates {
   }
 
   /**
-   * Hands the plan's tiles to {@code handler} a thousand at a time, layer by layer, with their keys
-   * (and their work when {@code withWork}), until it returns false.
+   * Hands the plan's tiles to {@code handler} {@code size} at a time, layer by layer, with their
+   * keys (and their work when {@code withWork}), until it returns false.
    */
-  private static void inBatches(JobPlan plan, boolean withWork, BatchHandler handler) {
+  private static void inBatches(JobPlan plan, boolean withWork, int size, BatchHandler handler) {
     boolean[] going = {true};
     for (LayerPlan layer : plan.layers()) {
       KeyHasher hasher = KeyHasher.of(layer.template());
@@ -80,7 +108,7 @@ final class TileStates {
               tile -> {
                 if (going[0]) {
                   batch.add(withWork ? hasher.work(tile) : null, hasher.key(tile));
-                  if (batch.size() == BATCH) {
+                  if (batch.size() == size) {
                     going[0] = handler.handle(layer, batch);
                     batch.clear();
                   }

@@ -6,7 +6,6 @@ import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.pipeline.job.JobPlan;
 import io.tilebeam.pipeline.job.JobSpecException;
 import io.tilebeam.pipeline.job.JobSpecParser;
-import io.tilebeam.transforms.crs.CrsResolver;
 import io.tilebeam.transforms.crs.EpsgDatabase;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -133,9 +132,8 @@ public final class Tilebeam {
   }
 
   private static int run(Arguments a, PrintStream out) throws java.io.IOException {
-    // Start-ups overlap, as a rerun of finished work is mostly start-ups: the embedded ledger's,
-    // Beam's options (a second and a half of reflection) and the CRS database's, while the job file
-    // is read and resolved.
+    // Start-ups overlap, as a rerun of finished work is mostly start-ups: the embedded ledger's and
+    // Beam's options (a second and a half of reflection), while the job file is read and resolved.
     try (LedgerHandle.Opening ledger = LedgerHandle.openEarly(a.get("--ledger"), home(a))) {
       CompletableFuture<PipelineOptions> beam =
           Background.start("tilebeam-beam-options", () -> beamOptions(a.beamArgs()));
@@ -265,7 +263,8 @@ public final class Tilebeam {
   }
 
   private static JobPlan resolve(Arguments a) {
-    CrsResolver.warmUpInBackground();
+    // No CRS warm-up here: planning a job planned before reads its CRS facts from the CrsMemo and
+    // never opens the EPSG database; a run warms it up for its workers once it has work.
     return JobPlan.resolve(JobSpecParser.parse(Path.of(a.require("--job"))), retryPolicy(a));
   }
 

@@ -13,6 +13,7 @@ import io.tilebeam.io.sink.PublishSpec;
 import io.tilebeam.io.source.SourceSpec;
 import io.tilebeam.pipeline.job.JobSpec.ExtentSpec;
 import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
+import io.tilebeam.transforms.crs.CrsFacts;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.crs.CrsResolver;
 import io.tilebeam.transforms.crs.UnknownCrsException;
@@ -33,8 +34,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import javax.measure.Unit;
-import org.apache.sis.measure.Units;
 
 /**
  * A job resolved against the world before anything runs: sources found and hashed, CRSs read,
@@ -279,11 +278,9 @@ public final class JobPlan {
       p.put("simplifyPixels", outputFormat.equals("mvt") ? DEFAULT_SIMPLIFY_PIXELS_MVT : 0);
     }
     if (!p.has("precision")) {
-      Unit<?> unit =
-          CrsResolver.resolve(target.definition()).getCoordinateSystem().getAxis(0).getUnit();
       p.put(
           "precision",
-          Units.isAngular(unit) ? DEFAULT_PRECISION_DEGREES : DEFAULT_PRECISION_LINEAR);
+          CrsFacts.angular(target) ? DEFAULT_PRECISION_DEGREES : DEFAULT_PRECISION_LINEAR);
     }
     return CanonicalJson.write(p);
   }

@@ -21,9 +21,17 @@ public record CrsRef(String identity, String definition) implements Serializable
       throw new UnknownCrsException(
           String.valueOf(spelling), new IllegalArgumentException("empty"));
     }
-    CrsRef ref = CrsIdentities.reference(spelling);
-    CrsResolver.resolve(ref.definition());
-    return ref;
+    // Remembered (CrsMemo) only once the definition resolves, so a remembered spelling is valid.
+    String fact =
+        CrsMemo.get(
+            "reference:" + spelling.trim(),
+            () -> {
+              CrsRef ref = CrsIdentities.reference(spelling);
+              CrsResolver.resolve(ref.definition());
+              return ref.identity() + "\n" + ref.definition();
+            });
+    int cut = fact.indexOf('\n');
+    return new CrsRef(fact.substring(0, cut), fact.substring(cut + 1));
   }
 
   @Override

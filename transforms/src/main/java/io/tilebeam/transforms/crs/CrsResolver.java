@@ -31,8 +31,8 @@ public final class CrsResolver {
 
   /**
    * Starts SIS's EPSG database (seconds, the longest part of a command's start-up) on a daemon
-   * thread, so that it overlaps work that does not need it, such as reading the job file. Failures
-   * are left for the first real {@link #resolve} to report.
+   * thread, so that it overlaps work that does not need it, such as starting a runner. Failures are
+   * left for the first real {@link #resolve} to report.
    */
   public static void warmUpInBackground() {
     Thread t =

@@ -30,6 +30,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The copy is named after a digest of the entries' names, sizes and CRCs, so a new SIS or EPSG
  * version gets a new copy. Anything that goes wrong leaves SIS on its own default: correct, slower.
+ * The {@link CrsMemo} of planning's facts is kept in the same directory.
  */
 public final class EpsgDatabase {
 
@@ -55,6 +56,7 @@ public final class EpsgDatabase {
       BasicEmbeddedDataSource40 ds = new BasicEmbeddedDataSource40();
       ds.setDatabaseName("jar:(" + copy.toAbsolutePath() + ")" + DATABASE);
       org.apache.sis.setup.Configuration.current().setDatabase(() -> ds);
+      CrsMemo.persistIn(copy.getParent(), memoDigest(source, copy));
       return true;
     } catch (IOException | RuntimeException | java.net.URISyntaxException e) {
       LOG.debug("Using SIS's own EPSG database: {}", e.toString());
@@ -79,6 +81,26 @@ public final class EpsgDatabase {
       }
       return copy;
     }
+  }
+
+  /**
+   * Names the CRS memo of this jar, this SIS and this database: the facts it keeps are computed by
+   * all three.
+   */
+  private static String memoDigest(Path jar, Path copy) throws IOException {
+    String identity =
+        jar.toAbsolutePath()
+            + ":"
+            + Files.size(jar)
+            + ":"
+            + Files.getLastModifiedTime(jar).toMillis()
+            + "\n"
+            + copy.getFileName()
+            + "\n"
+            + org.apache.sis.util.Version.SIS;
+    java.security.MessageDigest d = io.tilebeam.transforms.key.Sha256.create();
+    return HexFormat.of()
+        .formatHex(d.digest(identity.getBytes(java.nio.charset.StandardCharsets.UTF_8)), 0, 8);
   }
 
   private static List<ZipEntry> databaseEntries(ZipFile jar) {

@@ -1,7 +1,7 @@
 package io.tilebeam.transforms.reproject;
 
+import io.tilebeam.transforms.crs.CrsFacts;
 import io.tilebeam.transforms.crs.CrsRef;
-import io.tilebeam.transforms.crs.CrsTransforms;
 import io.tilebeam.transforms.tiling.TileMatrixSet;
 import java.io.Serializable;
 
@@ -25,8 +25,6 @@ public record RenderSpec(TileMatrixSet tileMatrixSet, CrsRef targetCrs, int prec
    * before or after it is then the same), else -1.
    */
   public int cutterGridDigits() {
-    boolean identity =
-        CrsTransforms.operation(tileMatrixSet.crs(), targetCrs).getMathTransform().isIdentity();
-    return identity ? precisionDigits : -1;
+    return CrsFacts.identityOperation(tileMatrixSet.crs(), targetCrs) ? precisionDigits : -1;
   }
 }

@@ -1,5 +1,7 @@
 package io.tilebeam.transforms.tiling;
 
+import io.tilebeam.transforms.crs.CrsFacts;
+import io.tilebeam.transforms.crs.CrsMemo;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.crs.CrsResolver;
 import io.tilebeam.transforms.crs.CrsTransforms;
@@ -7,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.sis.referencing.CRS;
 import org.opengis.metadata.extent.GeographicBoundingBox;
-import org.opengis.referencing.crs.GeographicCRS;
 import org.opengis.referencing.operation.TransformException;
 
 /**
@@ -26,6 +27,60 @@ public final class ExtentNormalizer {
    * @throws InvalidExtentException when the extent is inverted, out of range or not transformable
    */
   public static List<Bounds> normalize(Extent extent, TileMatrixSet tms) {
+    // A job's extents are normalised again by every plan of it: remembered across processes.
+    String key =
+        "extent:"
+            + tms.crs().definition()
+            + "\u0000"
+            + exact(tms.latitudeLimit())
+            + "\u0000"
+            + extent.crs().definition()
+            + "\u0000"
+            + exact(extent.west())
+            + ","
+            + exact(extent.south())
+            + ","
+            + exact(extent.east())
+            + ","
+            + exact(extent.north());
+    return parseAll(CrsMemo.get(key, () -> formatAll(compute(extent, tms))));
+  }
+
+  /** A double as the hex of its bits: exact, unlike a decimal that only reads back to it. */
+  private static String exact(double v) {
+    return Long.toHexString(Double.doubleToRawLongBits(v));
+  }
+
+  private static double fromExact(String hex) {
+    return Double.longBitsToDouble(Long.parseUnsignedLong(hex, 16));
+  }
+
+  /** Boxes as {@code minX,minY,maxX,maxY} in exact form, separated by {@code ;}. */
+  private static String formatAll(List<Bounds> boxes) {
+    StringBuilder out = new StringBuilder();
+    for (Bounds b : boxes) {
+      out.append(out.length() == 0 ? "" : ";")
+          .append(exact(b.minX()))
+          .append(',')
+          .append(exact(b.minY()))
+          .append(',')
+          .append(exact(b.maxX()))
+          .append(',')
+          .append(exact(b.maxY()));
+    }
+    return out.toString();
+  }
+
+  private static List<Bounds> parseAll(String text) {
+    List<Bounds> out = new ArrayList<>();
+    for (String box : text.isEmpty() ? new String[0] : text.split(";")) {
+      String[] v = box.split(",");
+      out.add(new Bounds(fromExact(v[0]), fromExact(v[1]), fromExact(v[2]), fromExact(v[3])));
+    }
+    return List.copyOf(out);
+  }
+
+  private static List<Bounds> compute(Extent extent, TileMatrixSet tms) {
     List<Bounds> parts = split(extent);
     boolean geographic = isGeographic(extent.crs());
     CrsRef tmsCrs = tms.crs();
@@ -122,6 +177,6 @@ public final class ExtentNormalizer {
   }
 
   private static boolean isGeographic(CrsRef crs) {
-    return CrsResolver.resolve(crs.definition()) instanceof GeographicCRS;
+    return CrsFacts.geographic(crs);
   }
 }

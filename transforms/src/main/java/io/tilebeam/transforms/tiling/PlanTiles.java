@@ -46,7 +46,7 @@ public final class PlanTiles extends PTransform<PBegin, PCollection<PlannedTile>
     return input
         .apply("Layers", Create.of(layers).withCoder(SerializableCoder.of(LayerTiling.class)))
         .apply("CoverExtents", ParDo.of(new CoverFn()))
-        .setCoder(SerializableCoder.of(PlannedTile.class))
+        .setCoder(PlannedTileCoder.of())
         // One layer is enumerated by one worker; spread its tiles before the per-tile stages.
         .apply("Spread", Reshuffle.viaRandomKey());
   }

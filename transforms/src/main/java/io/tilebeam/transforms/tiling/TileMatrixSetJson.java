@@ -1,16 +1,14 @@
 package io.tilebeam.transforms.tiling;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tilebeam.transforms.crs.CrsFacts;
 import io.tilebeam.transforms.crs.CrsRef;
-import io.tilebeam.transforms.crs.CrsResolver;
 import io.tilebeam.transforms.key.CanonicalJson;
 import io.tilebeam.transforms.key.Sha256;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import org.opengis.referencing.cs.AxisDirection;
-import org.opengis.referencing.cs.CoordinateSystem;
 
 /**
  * Reads a tile matrix set from its OGC JSON encoding (OGC 17-083r4, TMS 2.0): {@code id}, {@code
@@ -132,9 +130,7 @@ public final class TileMatrixSetJson {
           "orderedAxes " + orderedAxes + " does not name an east and a north axis");
     }
     // Without orderedAxes the CRS's own (authority) axis order applies.
-    CoordinateSystem cs = CrsResolver.parseAsDefined(crs.definition()).getCoordinateSystem();
-    AxisDirection d = cs.getAxis(0).getDirection();
-    return d == AxisDirection.NORTH || d == AxisDirection.SOUTH;
+    return CrsFacts.northFirstAsDefined(crs);
   }
 
   private static double positive(JsonNode m, String field, String at) {

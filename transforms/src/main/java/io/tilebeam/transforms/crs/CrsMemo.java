@@ -1,0 +1,139 @@
+package io.tilebeam.transforms.crs;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What planning learns from SIS's EPSG database, remembered across processes: a CRS spelling's
+ * identity, whether a CRS is geographic, a job extent in a tile matrix set's CRS. Each is a pure
+ * function of its key and of the SIS and EPSG versions, and each costs the first command of a
+ * process seconds (Derby compiles SIS's SQL in a cold JVM), while a rerun of finished work has
+ * nothing else that slow to do.
+ *
+ * <p>Facts are kept in memory always, and in a file beside the jar when {@link #persistIn} named
+ * one (the CLI does, from {@link EpsgDatabase#useStoredCopy}). The file's name holds a digest of
+ * the jar, SIS's version and the EPSG database, so a new build or a new database starts an empty
+ * memo. A file that cannot be read is ignored and one that cannot be written is not written: the
+ * memo only ever saves time, a lost fact is computed again. Values are written by their callers in
+ * exact forms (doubles as their bits), so a remembered fact equals the computed one.
+ */
+public final class CrsMemo {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CrsMemo.class);
+  private static final String PREFIX = "tilebeam-crs-memo-";
+  private static final Map<String, String> FACTS = new HashMap<>();
+  private static Path file;
+
+  private CrsMemo() {}
+
+  /**
+   * Persists facts in {@code dir}, in a file named after {@code digest}, and loads the facts it
+   * holds; memo files of other digests there are removed (they belong to other builds).
+   */
+  public static synchronized void persistIn(Path dir, String digest) {
+    file = dir.resolve(PREFIX + digest + ".properties");
+    FACTS.putAll(read(file));
+    removeOthers(dir, file);
+  }
+
+  /**
+   * The fact under {@code key}: remembered, or computed by {@code compute} and remembered. A
+   * computation that throws remembers nothing.
+   */
+  public static String get(String key, Supplier<String> compute) {
+    synchronized (CrsMemo.class) {
+      String known = FACTS.get(key);
+      if (known != null) {
+        return known;
+      }
+    }
+    String value = compute.get();
+    synchronized (CrsMemo.class) {
+      if (!value.equals(FACTS.put(key, value)) && file != null) {
+        write();
+      }
+    }
+    return value;
+  }
+
+  /** Forgets every fact in memory and stops persisting (for tests). */
+  static synchronized void reset() {
+    FACTS.clear();
+    file = null;
+  }
+
+  /** Writes the facts, merged with those another process may have added, by an atomic move. */
+  private static void write() {
+    Map<String, String> merged = read(file);
+    merged.putAll(FACTS);
+    FACTS.putAll(merged);
+    Properties p = new Properties();
+    p.putAll(merged);
+    Path temp = null;
+    try {
+      temp = Files.createTempFile(file.getParent(), ".tilebeam-crs-memo-", ".tmp");
+      try (OutputStream out = Files.newOutputStream(temp)) {
+        p.store(out, "tilebeam: facts from SIS's EPSG database; safe to delete");
+      }
+      try {
+        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("Not remembering CRS facts in {}: {}", file, e.toString());
+      deleteQuietly(temp);
+    }
+  }
+
+  private static Map<String, String> read(Path from) {
+    Map<String, String> out = new HashMap<>();
+    if (!Files.isRegularFile(from)) {
+      return out;
+    }
+    Properties p = new Properties();
+    try (InputStream in = Files.newInputStream(from)) {
+      p.load(in);
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("Ignoring the CRS memo {}: {}", from, e.toString());
+      return out;
+    }
+    p.forEach((k, v) -> out.put((String) k, (String) v));
+    return out;
+  }
+
+  private static void removeOthers(Path dir, Path keep) {
+    try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, PREFIX + "*.properties")) {
+      for (Path p : old) {
+        if (!p.equals(keep)) {
+          Files.deleteIfExists(p);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("Old CRS memos stay in {}: {}", dir, e.toString());
+    }
+  }
+
+  private static void deleteQuietly(Path p) {
+    if (p == null) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException e) {
+      LOG.debug("Cannot remove {}: {}", p, e.toString());
+    }
+  }
+}
