@@ -3,6 +3,7 @@ package io.tilebeam.io.source;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.transforms.feature.Feature;
+import io.tilebeam.transforms.feature.WkbBytes;
 import io.tilebeam.transforms.key.CanonicalJson;
 import io.tilebeam.transforms.key.Sha256;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +34,7 @@ final class SourceFeatures {
   /** The feature; {@code ownId} null when the source gives it none. */
   Feature feature(String ownId, Geometry geometry, ObjectNode properties) {
     String props = properties(properties);
-    byte[] bytes = wkb.write(geometry);
+    byte[] bytes = WkbBytes.of(wkb, geometry);
     return new Feature(ownId != null ? ownId : digestId(bytes, props), bytes, props);
   }
 

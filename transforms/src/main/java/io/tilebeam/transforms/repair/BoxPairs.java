@@ -23,6 +23,9 @@ final class BoxPairs {
     void pair(int a, int b);
   }
 
+  /** Up to this many boxes, every pair is compared: fewer than 2,100 box tests. */
+  private static final int FEW = 64;
+
   /** A cell with more boxes than this gets a finer grid of its own. */
   private static final int DENSE = 64;
 
@@ -82,6 +85,17 @@ final class BoxPairs {
       y1 = Math.max(y1, maxY[k]);
     }
     BoxPairs pairs = new BoxPairs(minX, minY, maxX, maxY, visitor);
+    if (n <= FEW) {
+      // A small ring's segments: comparing every pair costs less than building a grid.
+      for (int a = 0; a < n; a++) {
+        for (int b = a + 1; b < n; b++) {
+          if (pairs.meet(a, b)) {
+            visitor.pair(a, b);
+          }
+        }
+      }
+      return;
+    }
     int[] all = new int[n];
     for (int k = 0; k < n; k++) {
       all[k] = k;

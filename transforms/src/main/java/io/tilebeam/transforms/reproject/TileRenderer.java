@@ -4,6 +4,7 @@ import io.tilebeam.transforms.crs.CrsTransforms;
 import io.tilebeam.transforms.cut.GridPiece;
 import io.tilebeam.transforms.feature.FeaturePiece;
 import io.tilebeam.transforms.feature.TilePieces;
+import io.tilebeam.transforms.feature.WkbBytes;
 import io.tilebeam.transforms.outcome.FeatureFailure;
 import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.repair.GeometryRepair;
@@ -69,7 +70,8 @@ public final class TileRenderer {
         cleaned += r.rung().cleaned() ? 1 : 0;
         repaired += r.rung().repaired() ? 1 : 0;
         vertices += r.geometry().getNumPoints();
-        out.add(new RenderedFeature(piece.id(), writer.write(r.geometry()), piece.properties()));
+        out.add(
+            new RenderedFeature(piece.id(), WkbBytes.of(writer, r.geometry()), piece.properties()));
       } catch (TileDataException e) {
         deadLetters.add(
             new FeatureFailure(

@@ -24,7 +24,11 @@ class BoxPairsTest {
     "flat, 1000",
     "equal, 200",
     "grid-aligned, 1500",
-    "infinite, 50"
+    "infinite, 50",
+    "infinite, 200",
+    "curve, 40",
+    "equal, 64",
+    "knot, 65"
   })
   void findsEveryMeetingPairOnce(String shape, int n) {
     double[][] b = boxes(shape, n, new Random(shape.hashCode()));
