@@ -23,7 +23,7 @@ final class BoxPairs {
     void pair(int a, int b);
   }
 
-  /** Up to this many boxes, every pair is compared: fewer than 2,100 box tests. */
+  /** Up to this many boxes, a sort and sweep instead of a grid. */
   private static final int FEW = 64;
 
   /** A cell with more boxes than this gets a finer grid of its own. */
@@ -86,14 +86,7 @@ final class BoxPairs {
     }
     BoxPairs pairs = new BoxPairs(minX, minY, maxX, maxY, visitor);
     if (n <= FEW) {
-      // A small ring's segments: comparing every pair costs less than building a grid.
-      for (int a = 0; a < n; a++) {
-        for (int b = a + 1; b < n; b++) {
-          if (pairs.meet(a, b)) {
-            visitor.pair(a, b);
-          }
-        }
-      }
+      pairs.sweep(n);
       return;
     }
     int[] all = new int[n];
@@ -103,6 +96,32 @@ final class BoxPairs {
     boolean finite = x1 - x0 < Double.POSITIVE_INFINITY && y1 - y0 < Double.POSITIVE_INFINITY;
     if (!finite || !pairs.search(all, Grid.over(x0, y0, x1, y1, n), new Cell[0])) {
       pairs.byTree();
+    }
+  }
+
+  /**
+   * A few boxes (a small ring's segments), where building a grid costs more than it saves: sorted
+   * by their west edges, each is compared with the boxes that start before it ends.
+   */
+  private void sweep(int n) {
+    int[] order = new int[n];
+    for (int k = 0; k < n; k++) {
+      // Insertion sort: a ring's segments come in runs along its edges.
+      int p = k;
+      while (p > 0 && minX[order[p - 1]] > minX[k]) {
+        order[p] = order[p - 1];
+        p--;
+      }
+      order[p] = k;
+    }
+    for (int i = 0; i < n; i++) {
+      int a = order[i];
+      for (int j = i + 1; j < n && minX[order[j]] <= maxX[a]; j++) {
+        int b = order[j];
+        if (minY[a] <= maxY[b] && minY[b] <= maxY[a]) {
+          report(a, b);
+        }
+      }
     }
   }
 
