@@ -28,8 +28,6 @@ final class TileStates {
   /** Keys a statement when only their states' counts come back. */
   private static final int COUNT_BATCH = 5000;
 
-  static long DB, WAIT;
-
   /** Receives each tile; returns false to stop the walk. */
   interface Visitor {
     boolean visit(LayerPlan layer, TileWork work, WorkKey key, ClaimState state);
