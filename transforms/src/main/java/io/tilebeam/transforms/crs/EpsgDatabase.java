@@ -70,6 +70,14 @@ public final class EpsgDatabase {
    * @throws IOException when the jar cannot be read or the copy written
    */
   static Path storedCopy(Path sourceJar) throws IOException {
+    // Finding the entries walks the whole jar's directory (80,000 entries, a tenth of a second of
+    // every command's start): the copy found for this very jar file is remembered beside it.
+    String identity = Files.size(sourceJar) + ":" + Files.getLastModifiedTime(sourceJar).toMillis();
+    Path index = sourceJar.resolveSibling(sourceJar.getFileName() + ".epsg");
+    Path known = knownCopy(index, identity);
+    if (known != null) {
+      return known;
+    }
     try (ZipFile jar = new ZipFile(sourceJar.toFile())) {
       List<ZipEntry> entries = databaseEntries(jar);
       if (entries.isEmpty()) {
@@ -79,7 +87,42 @@ public final class EpsgDatabase {
       if (!Files.isRegularFile(copy)) {
         writeStored(jar, entries, copy);
       }
+      remember(index, identity + " " + copy.getFileName());
       return copy;
+    }
+  }
+
+  /** The copy {@code index} names for a jar of this size and time, if it is there; else null. */
+  private static Path knownCopy(Path index, String identity) {
+    try {
+      String[] line = Files.readString(index, java.nio.charset.StandardCharsets.UTF_8).split(" ");
+      if (line.length == 2 && line[0].equals(identity) && line[1].startsWith("tilebeam-epsg-")) {
+        Path copy = index.resolveSibling(line[1].strip());
+        return Files.isRegularFile(copy) ? copy : null;
+      }
+    } catch (IOException | RuntimeException e) {
+      // No index, or not ours: the jar is read.
+    }
+    return null;
+  }
+
+  /** Writes the index by an atomic move; a failure only costs the next start a walk of the jar. */
+  private static void remember(Path index, String line) {
+    Path temp = null;
+    try {
+      temp = Files.createTempFile(index.getParent(), ".tilebeam-epsg-", ".tmp");
+      Files.writeString(temp, line + "\n", java.nio.charset.StandardCharsets.UTF_8);
+      Files.move(temp, index, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("Not indexing the EPSG copy in {}: {}", index, e.toString());
+    } finally {
+      try {
+        if (temp != null) {
+          Files.deleteIfExists(temp);
+        }
+      } catch (IOException e) {
+        LOG.debug("Cannot remove {}: {}", temp, e.toString());
+      }
     }
   }
 

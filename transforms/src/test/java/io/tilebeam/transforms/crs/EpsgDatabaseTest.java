@@ -59,6 +59,38 @@ class EpsgDatabaseTest {
   }
 
   @Test
+  void theCopyFoundForAJarFileIsRememberedBesideItUntilTheJarChanges() throws Exception {
+    Path jar = jar("a.jar", "page ");
+    Path copy = EpsgDatabase.storedCopy(jar);
+    Path index = dir.resolve("a.jar.epsg");
+    String line = Files.readString(index, StandardCharsets.UTF_8).strip();
+    assertTrue(line.endsWith(" " + copy.getFileName()), line);
+
+    // The index is believed without reading the jar: pointed at another copy, that one is used.
+    Path other = Files.copy(copy, dir.resolve("tilebeam-epsg-other.jar"));
+    String identity = line.substring(0, line.indexOf(' '));
+    Files.writeString(index, identity + " " + other.getFileName() + "\n", StandardCharsets.UTF_8);
+    assertEquals(other, EpsgDatabase.storedCopy(jar));
+
+    // A jar rebuilt in place (another time) is read again, and the index follows it.
+    Files.setLastModifiedTime(
+        jar,
+        java.nio.file.attribute.FileTime.fromMillis(
+            Files.getLastModifiedTime(jar).toMillis() + 5000));
+    assertEquals(copy, EpsgDatabase.storedCopy(jar));
+    assertTrue(
+        Files.readString(index, StandardCharsets.UTF_8).strip().endsWith(" " + copy.getFileName()));
+
+    // A copy named by the index but gone is not trusted.
+    String now = Files.readString(index, StandardCharsets.UTF_8).strip();
+    Files.writeString(
+        index,
+        now.substring(0, now.indexOf(' ')) + " tilebeam-epsg-gone.jar\n",
+        StandardCharsets.UTF_8);
+    assertEquals(copy, EpsgDatabase.storedCopy(jar));
+  }
+
+  @Test
   void derbyOpensTheCopyOfSissDatabaseReadOnly() throws Exception {
     URL marker = getClass().getResource("/SIS-DATA/Databases/SpatialMetadata/service.properties");
     Path sis = Path.of(((JarURLConnection) marker.openConnection()).getJarFileURL().toURI());
