@@ -4,8 +4,6 @@ import io.tilebeam.transforms.key.Sha256;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.apache.sis.io.wkt.Convention;
 import org.apache.sis.io.wkt.WKTFormat;
@@ -46,7 +44,6 @@ final class CrsIdentities {
   private static final Pattern WKT_START = Pattern.compile("^[A-Za-z_]+\\s*[\\[(]");
   private static final Pattern PROJ4_EXTENSION =
       Pattern.compile("EXTENSION\\s*\\[\\s*\"PROJ4\"", Pattern.CASE_INSENSITIVE);
-  private static final Map<String, CrsRef> REFERENCES = new ConcurrentHashMap<>();
 
   private CrsIdentities() {}
 
@@ -57,16 +54,11 @@ final class CrsIdentities {
   /**
    * The reference for a spelling: its identity, and the definition workers resolve (the EPSG or
    * CRS84 code when the identity is one, so every spelling computes with the authority's
-   * definition; the WKT itself otherwise).
+   * definition; the WKT itself otherwise). Not cached here: {@link CrsRef#of}, its one caller,
+   * remembers it in the {@link CrsMemo}.
    */
   static CrsRef reference(String spelling) {
-    String s = spelling.trim();
-    CrsRef ref = REFERENCES.get(s);
-    if (ref == null) {
-      ref = compute(s);
-      REFERENCES.put(s, ref);
-    }
-    return ref;
+    return compute(spelling.trim());
   }
 
   private static CrsRef compute(String s) {

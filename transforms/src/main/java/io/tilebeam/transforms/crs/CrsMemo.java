@@ -2,12 +2,9 @@ package io.tilebeam.transforms.crs;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -40,12 +37,17 @@ public final class CrsMemo {
 
   /**
    * Persists facts in {@code dir}, in a file named after {@code digest}, and loads the facts it
-   * holds; memo files of other digests there are removed (they belong to other builds).
+   * holds; when there is none yet, memo files of other digests there are removed (they belong to
+   * other builds).
    */
   public static synchronized void persistIn(Path dir, String digest) {
     file = dir.resolve(PREFIX + digest + ".properties");
-    FACTS.putAll(read(file));
-    removeOthers(dir, file);
+    if (Files.isRegularFile(file)) {
+      FACTS.putAll(read(file));
+    } else {
+      // A new build: the old builds' memos are looked for once, not on every start.
+      removeOthers(dir, file);
+    }
   }
 
   /**
@@ -74,27 +76,18 @@ public final class CrsMemo {
     file = null;
   }
 
-  /** Writes the facts, merged with those another process may have added, by an atomic move. */
+  /** Writes the facts, merged with those another process may have added, whole. */
   private static void write() {
     Map<String, String> merged = read(file);
     merged.putAll(FACTS);
     FACTS.putAll(merged);
     Properties p = new Properties();
     p.putAll(merged);
-    Path temp = null;
     try {
-      temp = Files.createTempFile(file.getParent(), ".tilebeam-crs-memo-", ".tmp");
-      try (OutputStream out = Files.newOutputStream(temp)) {
-        p.store(out, "tilebeam: facts from SIS's EPSG database; safe to delete");
-      }
-      try {
-        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-      }
+      WholeFiles.write(
+          file, out -> p.store(out, "tilebeam: facts from SIS's EPSG database; safe to delete"));
     } catch (IOException | RuntimeException e) {
       LOG.debug("Not remembering CRS facts in {}: {}", file, e.toString());
-      deleteQuietly(temp);
     }
   }
 
@@ -123,17 +116,6 @@ public final class CrsMemo {
       }
     } catch (IOException | RuntimeException e) {
       LOG.debug("Old CRS memos stay in {}: {}", dir, e.toString());
-    }
-  }
-
-  private static void deleteQuietly(Path p) {
-    if (p == null) {
-      return;
-    }
-    try {
-      Files.deleteIfExists(p);
-    } catch (IOException e) {
-      LOG.debug("Cannot remove {}: {}", p, e.toString());
     }
   }
 }

@@ -2,13 +2,10 @@ package io.tilebeam.transforms.crs;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.JarURLConnection;
 import java.net.URL;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.HexFormat;
@@ -72,7 +69,7 @@ public final class EpsgDatabase {
   static Path storedCopy(Path sourceJar) throws IOException {
     // Finding the entries walks the whole jar's directory (80,000 entries, a tenth of a second of
     // every command's start): the copy found for this very jar file is remembered beside it.
-    String identity = Files.size(sourceJar) + ":" + Files.getLastModifiedTime(sourceJar).toMillis();
+    String identity = fileIdentity(sourceJar);
     Path index = sourceJar.resolveSibling(sourceJar.getFileName() + ".epsg");
     Path known = knownCopy(index, identity);
     if (known != null) {
@@ -92,6 +89,11 @@ public final class EpsgDatabase {
     }
   }
 
+  /** A file's size and modification time: a jar rebuilt in place gets another. */
+  private static String fileIdentity(Path file) throws IOException {
+    return Files.size(file) + ":" + Files.getLastModifiedTime(file).toMillis();
+  }
+
   /** The copy {@code index} names for a jar of this size and time, if it is there; else null. */
   private static Path knownCopy(Path index, String identity) {
     try {
@@ -106,23 +108,13 @@ public final class EpsgDatabase {
     return null;
   }
 
-  /** Writes the index by an atomic move; a failure only costs the next start a walk of the jar. */
+  /** Writes the index whole; a failure only costs the next start a walk of the jar. */
   private static void remember(Path index, String line) {
-    Path temp = null;
     try {
-      temp = Files.createTempFile(index.getParent(), ".tilebeam-epsg-", ".tmp");
-      Files.writeString(temp, line + "\n", java.nio.charset.StandardCharsets.UTF_8);
-      Files.move(temp, index, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      WholeFiles.write(
+          index, out -> out.write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     } catch (IOException | RuntimeException e) {
       LOG.debug("Not indexing the EPSG copy in {}: {}", index, e.toString());
-    } finally {
-      try {
-        if (temp != null) {
-          Files.deleteIfExists(temp);
-        }
-      } catch (IOException e) {
-        LOG.debug("Cannot remove {}: {}", temp, e.toString());
-      }
     }
   }
 
@@ -134,9 +126,7 @@ public final class EpsgDatabase {
     String identity =
         jar.toAbsolutePath()
             + ":"
-            + Files.size(jar)
-            + ":"
-            + Files.getLastModifiedTime(jar).toMillis()
+            + fileIdentity(jar)
             + "\n"
             + copy.getFileName()
             + "\n"
@@ -169,37 +159,29 @@ public final class EpsgDatabase {
     return HexFormat.of().formatHex(d.digest(), 0, 8);
   }
 
-  /** Writes the entries uncompressed to a temporary file, then moves it into place atomically. */
+  /** Writes the entries uncompressed, whole (see {@link WholeFiles}). */
   private static void writeStored(ZipFile jar, List<ZipEntry> entries, Path copy)
       throws IOException {
-    Files.createDirectories(copy.getParent());
-    Path temp = Files.createTempFile(copy.getParent(), ".tilebeam-epsg-", ".tmp");
-    try {
-      try (OutputStream file = Files.newOutputStream(temp);
-          ZipOutputStream zip = new ZipOutputStream(file)) {
-        zip.setMethod(ZipOutputStream.STORED);
-        for (ZipEntry e : entries) {
-          byte[] bytes = e.isDirectory() ? new byte[0] : read(jar, e);
-          ZipEntry stored = new ZipEntry(e.getName());
-          CRC32 crc = new CRC32();
-          crc.update(bytes);
-          stored.setMethod(ZipEntry.STORED);
-          stored.setSize(bytes.length);
-          stored.setCompressedSize(bytes.length);
-          stored.setCrc(crc.getValue());
-          zip.putNextEntry(stored);
-          zip.write(bytes);
-          zip.closeEntry();
-        }
-      }
-      try {
-        Files.move(temp, copy, StandardCopyOption.ATOMIC_MOVE);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp, copy, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(temp);
-    }
+    WholeFiles.write(
+        copy,
+        file -> {
+          try (ZipOutputStream zip = new ZipOutputStream(file)) {
+            zip.setMethod(ZipOutputStream.STORED);
+            for (ZipEntry e : entries) {
+              byte[] bytes = e.isDirectory() ? new byte[0] : read(jar, e);
+              ZipEntry stored = new ZipEntry(e.getName());
+              CRC32 crc = new CRC32();
+              crc.update(bytes);
+              stored.setMethod(ZipEntry.STORED);
+              stored.setSize(bytes.length);
+              stored.setCompressedSize(bytes.length);
+              stored.setCrc(crc.getValue());
+              zip.putNextEntry(stored);
+              zip.write(bytes);
+              zip.closeEntry();
+            }
+          }
+        });
   }
 
   private static byte[] read(ZipFile jar, ZipEntry e) throws IOException {
