@@ -1,5 +1,6 @@
 package io.tilebeam.transforms.reproject;
 
+import io.tilebeam.transforms.feature.FeatureTriples;
 import io.tilebeam.transforms.key.TileWorkCoder;
 import io.tilebeam.transforms.key.WorkKeyCoder;
 import io.tilebeam.transforms.outcome.FeatureFailure;
@@ -10,9 +11,6 @@ import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.coders.AtomicCoder;
-import org.apache.beam.sdk.coders.ByteArrayCoder;
-import org.apache.beam.sdk.coders.CoderException;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.coders.VarLongCoder;
 
@@ -33,16 +31,15 @@ public final class RenderedTileCoder extends AtomicCoder<RenderedTile> {
     return INSTANCE;
   }
 
+  private static final FeatureTriples.Parts<RenderedFeature> PARTS =
+      new FeatureTriples.Parts<>(
+          RenderedFeature::id, RenderedFeature::wkb, RenderedFeature::properties);
+
   @Override
   public void encode(RenderedTile value, OutputStream out) throws IOException {
     WorkKeyCoder.of().encode(value.key(), out);
     TileWorkCoder.of().encode(value.work(), out);
-    VarIntCoder.of().encode(value.features().size(), out);
-    for (RenderedFeature f : value.features()) {
-      StringUtf8Coder.of().encode(f.id(), out);
-      ByteArrayCoder.of().encode(f.wkb(), out);
-      StringUtf8Coder.of().encode(f.properties(), out);
-    }
+    FeatureTriples.encode(value.features(), PARTS, out);
     RenderStats s = value.stats();
     for (long count :
         new long[] {s.pieces(), s.cleaned(), s.repaired(), s.collapsed(), s.vertices()}) {
@@ -58,15 +55,7 @@ public final class RenderedTileCoder extends AtomicCoder<RenderedTile> {
   public RenderedTile decode(InputStream in) throws IOException {
     var key = WorkKeyCoder.of().decode(in);
     var work = TileWorkCoder.of().decode(in);
-    int n = count(in, "features");
-    List<RenderedFeature> features = new ArrayList<>(Math.min(n, 1 << 16));
-    for (int i = 0; i < n; i++) {
-      features.add(
-          new RenderedFeature(
-              StringUtf8Coder.of().decode(in),
-              ByteArrayCoder.of().decode(in),
-              StringUtf8Coder.of().decode(in)));
-    }
+    List<RenderedFeature> features = FeatureTriples.decode(in, "features", RenderedFeature::new);
     RenderStats stats =
         new RenderStats(
             VarLongCoder.of().decode(in),
@@ -74,20 +63,12 @@ public final class RenderedTileCoder extends AtomicCoder<RenderedTile> {
             VarLongCoder.of().decode(in),
             VarLongCoder.of().decode(in),
             VarLongCoder.of().decode(in));
-    int d = count(in, "dead letters");
+    int d = FeatureTriples.count(in, "dead letters");
     List<FeatureFailure> dead = new ArrayList<>(Math.min(d, 1 << 16));
     for (int i = 0; i < d; i++) {
       dead.add(FeatureFailureCoder.of().decode(in));
     }
     return new RenderedTile(key, work, features, stats, dead);
-  }
-
-  private static int count(InputStream in, String what) throws IOException {
-    int n = VarIntCoder.of().decode(in);
-    if (n < 0) {
-      throw new CoderException("a negative count of " + what + ": " + n);
-    }
-    return n;
   }
 
   @Override
