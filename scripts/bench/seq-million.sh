@@ -2,13 +2,13 @@
 # A 1,000,000-polygon GeoJSONSeq job on Flink [local] with -Xmx1g, against ogr2ogr -t_srs over the
 # same file. Prints features/s read and tiles/s end to end for tilebeam, and ogr2ogr's features/s.
 # Then the same squares as an indexed FlatGeobuf, read per group of claimed tiles, and checks both give the same tiles.
-# Usage: scripts/bench/seq-million.sh [FEATURES] [runner options, default --runner=FlinkRunner]
+# Usage: scripts/bench/seq-million.sh [FEATURES] [runner options, default: those of `run`]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 features="${1:-1000000}"
 shift || true
 runner=("$@")
-((${#runner[@]})) || runner=(--runner=FlinkRunner)
+# Without runner options, the default runner of `run`: an embedded Flink with one slot per core.
 scripts/build.sh
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -57,12 +57,15 @@ public final class FlatGeobufFormat implements TileFormat {
     Envelope extent = new Envelope();
     WKBReader reader = new WKBReader();
     long featureBytes = 0;
+    // One builder for the tile, cleared for each feature: a flatbuffer's bytes do not depend on
+    // the capacity it was built in, and a new builder per feature was the encoder's largest
+    // allocation.
+    FlatBufferBuilder builder = new FlatBufferBuilder(1024);
     for (RenderedFeature f : tile.features()) {
       Geometry g = read(reader, f);
-      FlatBufferBuilder builder = new FlatBufferBuilder(1024);
+      builder.clear();
       int geometry = GeometryConversions.serialize(builder, g, geometryType);
-      byte[] props = columns.encode(f);
-      int properties = Feature.createPropertiesVector(builder, props);
+      int properties = columns.encode(f, builder);
       builder.finishSizePrefixed(Feature.createFeature(builder, geometry, properties, 0));
       Envelope e = g.getEnvelopeInternal();
       extent.expandToInclude(e);

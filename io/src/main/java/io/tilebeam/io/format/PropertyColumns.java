@@ -1,9 +1,9 @@
 package io.tilebeam.io.format;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.flatbuffers.FlatBufferBuilder;
 import io.tilebeam.transforms.key.CanonicalJson;
 import io.tilebeam.transforms.reproject.RenderedFeature;
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +25,7 @@ final class PropertyColumns {
   // Each distinct properties text of the tile, parsed once: features cut from one source feature,
   // and many features of plain data, share theirs.
   private final Map<String, JsonNode> parsed;
+  private ByteBuffer pairs = ByteBuffer.allocate(256).order(ByteOrder.LITTLE_ENDIAN);
 
   private PropertyColumns(List<String> names, List<Integer> types, Map<String, JsonNode> parsed) {
     this.names = names;
@@ -62,42 +63,53 @@ final class PropertyColumns {
     return types;
   }
 
-  /** The FlatGeobuf property bytes of a feature: (column index, value) pairs, little-endian. */
-  byte[] encode(RenderedFeature feature) {
+  /**
+   * Writes a feature's FlatGeobuf property bytes, (column index, value) pairs, little-endian, as a
+   * byte vector of {@code builder}, and returns the vector's offset. The pairs are assembled in one
+   * buffer kept for the tile: a tile of ten thousand features would otherwise make a few small
+   * buffers per feature.
+   */
+  int encode(RenderedFeature feature, FlatBufferBuilder builder) {
     JsonNode props = parsed.get(feature.properties());
     if (props == null) {
       props = CanonicalJson.parse(feature.properties());
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    pairs.clear();
     for (int i = 0; i < names.size(); i++) {
       JsonNode v = props.get(names.get(i));
       if (v == null || v.isNull()) {
         continue;
       }
-      ByteBuffer b;
       switch (types.get(i)) {
         case ColumnType.Bool:
-          b = buffer(3).putShort((short) i).put((byte) (v.booleanValue() ? 1 : 0));
+          room(3).putShort((short) i).put((byte) (v.booleanValue() ? 1 : 0));
           break;
         case ColumnType.Long:
-          b = buffer(10).putShort((short) i).putLong(v.longValue());
+          room(10).putShort((short) i).putLong(v.longValue());
           break;
         case ColumnType.Double:
-          b = buffer(10).putShort((short) i).putDouble(v.doubleValue());
+          room(10).putShort((short) i).putDouble(v.doubleValue());
           break;
         default:
           byte[] text =
               (types.get(i) == ColumnType.String ? v.asText() : CanonicalJson.write(v))
                   .getBytes(StandardCharsets.UTF_8);
-          b = buffer(6 + text.length).putShort((short) i).putInt(text.length).put(text);
+          room(6 + text.length).putShort((short) i).putInt(text.length).put(text);
       }
-      out.write(b.array(), 0, b.position());
     }
-    return out.toByteArray();
+    return builder.createByteVector(pairs.array(), 0, pairs.position());
   }
 
-  private static ByteBuffer buffer(int size) {
-    return ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
+  /** The pair buffer, grown when {@code bytes} more would not fit. */
+  private ByteBuffer room(int bytes) {
+    if (pairs.remaining() < bytes) {
+      ByteBuffer grown =
+          ByteBuffer.allocate(Math.max(pairs.capacity() * 2, pairs.position() + bytes))
+              .order(ByteOrder.LITTLE_ENDIAN);
+      grown.put(pairs.array(), 0, pairs.position());
+      pairs = grown;
+    }
+    return pairs;
   }
 
   private static int typeOf(JsonNode v) {

@@ -16,8 +16,8 @@ final class CollectTilesFn extends DoFn<KV<String, Iterable<TileInput>>, TilePie
     List<FeaturePiece> pieces = new ArrayList<>();
     List<TileInput.Claim> claims = new ArrayList<>(1);
     for (TileInput in : joined.getValue()) {
-      if (in instanceof TileInput.Piece p) {
-        pieces.add(p.piece());
+      if (in instanceof TileInput.Pieces p) {
+        pieces.addAll(p.pieces());
       } else if (in instanceof TileInput.Claim c) {
         claims.add(c);
       }

@@ -29,6 +29,7 @@ final class FeatureCutting implements Serializable {
   private transient long featuresPending;
   private transient long piecesPending;
   private transient long lastSent;
+  private transient PieceBatches batches;
   private final Counter read = Metrics.counter(ReadFeatures.class, ReadFeatures.FEATURES_READ);
   private final Counter empty = Metrics.counter(ReadFeatures.class, ReadFeatures.FEATURES_EMPTY);
   private final Counter pieces = Metrics.counter(ReadFeatures.class, ReadFeatures.PIECES);
@@ -86,8 +87,9 @@ final class FeatureCutting implements Serializable {
   }
 
   /**
-   * Cuts one feature already counted as read, handing its pieces to {@code out} keyed by tile; a
-   * feature that cannot be placed becomes a dead letter.
+   * Cuts one feature already counted as read, holding its pieces in batches by tile ({@link
+   * PieceBatches}) that go to {@code out} when they are large enough or when {@link #sendPieces} is
+   * called; a feature that cannot be placed becomes a dead letter.
    */
   void cut(
       String layer,
@@ -96,13 +98,16 @@ final class FeatureCutting implements Serializable {
       TileFilter filter,
       Consumer<KV<String, TileInput>> out,
       Consumer<FeatureFailure> dead) {
+    if (batches == null) {
+      batches = new PieceBatches();
+    }
     try {
       FeatureCutter.Cut c =
           cutter.cut(
               f,
               filter,
               (tile, piece) -> {
-                out.accept(KV.of(ReadFeatures.tileRef(layer, tile), new TileInput.Piece(piece)));
+                batches.add(ReadFeatures.tileRef(layer, tile), piece, out);
                 // Counted as they come: one huge feature's pieces take minutes at high zooms.
                 if ((++piecesPending & 1023) == 0) {
                   sendEvery();
@@ -120,6 +125,20 @@ final class FeatureCutting implements Serializable {
     } catch (TileDataException e) {
       deadLettered.inc();
       dead.accept(new FeatureFailure(layer, f.id(), "", e.errorClass(), e.getMessage()));
+    }
+  }
+
+  /** Sends the pieces still held to {@code out}: a split, a group or a bundle has ended. */
+  void sendPieces(Consumer<KV<String, TileInput>> out) {
+    if (batches != null) {
+      batches.sendAll(out);
+    }
+  }
+
+  /** Forgets the pieces still held: their source failed, and their tiles with it. */
+  void dropPieces() {
+    if (batches != null) {
+      batches.drop();
     }
   }
 

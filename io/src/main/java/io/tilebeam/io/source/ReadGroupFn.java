@@ -71,15 +71,18 @@ final class ReadGroupFn
           },
           b -> bad.add(cutting.bad(layer, b)));
     } catch (SourceFormatException | EOFException e) {
+      cutting.dropPieces();
       fail(claims, e, out);
       return;
     } catch (SQLException e) {
+      cutting.dropPieces();
       if (RetryingLedger.passes(e)) {
         throw e;
       }
       fail(claims, e, out);
       return;
     }
+    cutting.sendPieces(out.get(ReadFeatures.INPUTS)::output);
     cutting.ringsClosed(source.ringsClosed() - closedBefore);
     bad.forEach(f -> out.get(ReadFeatures.DEAD_LETTERS).output(f));
     for (KV<WorkKey, TileWork> claim : claims) {
@@ -90,7 +93,10 @@ final class ReadGroupFn
     }
   }
 
-  /** Every tile of the group fails with the reason; pieces already sent find no claim. */
+  /**
+   * Every tile of the group fails with the reason; pieces held are dropped, and pieces already sent
+   * (a batch that was full) find no claim.
+   */
   private static void fail(
       List<KV<WorkKey, TileWork>> claims, Exception e, MultiOutputReceiver out) {
     for (KV<WorkKey, TileWork> claim : claims) {

@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.sql.SQLException;
 import java.util.Map;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
+import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollectionView;
 
@@ -70,6 +72,7 @@ final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
           b -> c.output(ReadFeatures.DEAD_LETTERS, cutting.bad(layer, b)));
       cutting.ringsClosed(source.ringsClosed());
     }
+    cutting.sendPieces(c::output);
   }
 
   /** Cuts features spread over the workers for the claimed tiles of their layer. */
@@ -88,8 +91,14 @@ final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
       this.cutting = cutting;
     }
 
+    /**
+     * Sends the pieces held for the bundle's features. Its elements are all in the global window
+     * (the job is one batch), where the rest of the bundle's outputs went.
+     */
     @FinishBundle
-    public void finishBundle() {
+    public void finishBundle(FinishBundleContext c) {
+      cutting.sendPieces(
+          kv -> c.output(kv, BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE));
       cutting.flush();
     }
 

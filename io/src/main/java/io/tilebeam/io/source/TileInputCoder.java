@@ -1,27 +1,26 @@
 package io.tilebeam.io.source;
 
 import io.tilebeam.transforms.feature.FeaturePiece;
+import io.tilebeam.transforms.feature.FeatureTriples;
 import io.tilebeam.transforms.key.TileWorkCoder;
 import io.tilebeam.transforms.key.WorkKeyCoder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import org.apache.beam.sdk.coders.AtomicCoder;
-import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.CoderException;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
 
 /**
  * A compact, deterministic coder for {@link TileInput}: a tag byte, then the claim's key and work,
- * or the piece's id, WKB and properties. Pieces are what the shuffle carries between reading and
- * rendering, so every byte here is a byte spilled to disk per piece: Java serialization would add a
- * class description to each.
+ * or the count of pieces and each one's id, WKB and properties. Pieces are what the shuffle carries
+ * between reading and rendering, so every byte here is a byte spilled to disk per piece: Java
+ * serialization would add a class description to each.
  */
 final class TileInputCoder extends AtomicCoder<TileInput> {
 
   private static final TileInputCoder INSTANCE = new TileInputCoder();
   private static final int CLAIM = 0;
-  private static final int PIECE = 1;
+  private static final int PIECES = 2;
 
   private TileInputCoder() {}
 
@@ -35,11 +34,9 @@ final class TileInputCoder extends AtomicCoder<TileInput> {
       out.write(CLAIM);
       WorkKeyCoder.of().encode(c.key(), out);
       TileWorkCoder.of().encode(c.work(), out);
-    } else if (value instanceof TileInput.Piece p) {
-      out.write(PIECE);
-      StringUtf8Coder.of().encode(p.piece().id(), out);
-      ByteArrayCoder.of().encode(p.piece().wkb(), out);
-      StringUtf8Coder.of().encode(p.piece().properties(), out);
+    } else if (value instanceof TileInput.Pieces p) {
+      out.write(PIECES);
+      FeatureTriples.encode(p.pieces(), FeaturePiece.PARTS, out);
     }
   }
 
@@ -49,12 +46,8 @@ final class TileInputCoder extends AtomicCoder<TileInput> {
     if (tag == CLAIM) {
       return new TileInput.Claim(WorkKeyCoder.of().decode(in), TileWorkCoder.of().decode(in));
     }
-    if (tag == PIECE) {
-      return new TileInput.Piece(
-          new FeaturePiece(
-              StringUtf8Coder.of().decode(in),
-              ByteArrayCoder.of().decode(in),
-              StringUtf8Coder.of().decode(in)));
+    if (tag == PIECES) {
+      return new TileInput.Pieces(FeatureTriples.decode(in, "pieces", FeaturePiece::new));
     }
     throw new CoderException("not a tile input: tag " + tag);
   }

@@ -50,6 +50,17 @@ class BeamOptionsTest {
   }
 
   @Test
+  void flinkGivenByNameCopiesCheaplyUnlessToldOtherwise() {
+    FlinkPipelineOptions named =
+        Tilebeam.beamOptions(List.of("--runner=FlinkRunner")).as(FlinkPipelineOptions.class);
+    assertTrue(named.getFasterCopy());
+    FlinkPipelineOptions told =
+        Tilebeam.beamOptions(List.of("--runner=FlinkRunner", "--fasterCopy=false"))
+            .as(FlinkPipelineOptions.class);
+    assertFalse(told.getFasterCopy());
+  }
+
+  @Test
   void anUnknownOptionIsABadArgument() {
     UsageException e =
         assertThrows(UsageException.class, () -> Tilebeam.beamOptions(List.of("--parallelismm=2")));

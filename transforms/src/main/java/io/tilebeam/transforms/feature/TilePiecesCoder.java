@@ -23,14 +23,11 @@ public final class TilePiecesCoder extends AtomicCoder<TilePieces> {
     return INSTANCE;
   }
 
-  private static final FeatureTriples.Parts<FeaturePiece> PARTS =
-      new FeatureTriples.Parts<>(FeaturePiece::id, FeaturePiece::wkb, FeaturePiece::properties);
-
   @Override
   public void encode(TilePieces value, OutputStream out) throws IOException {
     WorkKeyCoder.of().encode(value.key(), out);
     TileWorkCoder.of().encode(value.work(), out);
-    FeatureTriples.encode(value.pieces(), PARTS, out);
+    FeatureTriples.encode(value.pieces(), FeaturePiece.PARTS, out);
   }
 
   @Override

@@ -1,0 +1,90 @@
+package io.tilebeam.io.source;
+
+import io.tilebeam.transforms.feature.FeaturePiece;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import org.apache.beam.sdk.values.KV;
+
+/**
+ * Pieces held per tile on their way to the join, so that the shuffle carries a few large records
+ * per tile instead of one record per piece. A million-feature job cuts millions of pieces, and a
+ * runner pays for every record whatever its size: the key encoded and compared in the sort, the
+ * record framed, spilled and read back. A profile of 1,000,000 squares at two zooms on Flink put a
+ * third of the run there.
+ *
+ * <p>What is held is bounded: a tile's batch goes on when it holds {@link #TILE_BYTES}, and every
+ * batch goes when all of them together hold {@link #HELD_BYTES}; the reading DoFns send the rest
+ * when a split, a group or a bundle ends. The order of pieces within a tile does not matter: the
+ * renderer sorts a tile's features.
+ */
+final class PieceBatches {
+
+  /** Estimated bytes of one tile's batch that make it go on. */
+  static final long TILE_BYTES = 256L << 10;
+
+  /** Estimated bytes of all batches that make them all go on. */
+  static final long HELD_BYTES = 16L << 20;
+
+  /** Bytes an estimate adds to each piece for its objects and the record's framing. */
+  private static final int PIECE_OVERHEAD = 64;
+
+  private final Map<String, Batch> held = new HashMap<>();
+  private long heldBytes;
+
+  /** One tile's pieces held so far. */
+  private static final class Batch {
+    final List<FeaturePiece> pieces = new ArrayList<>();
+    long bytes;
+  }
+
+  /**
+   * Holds {@code piece} of tile {@code tileRef}, sending batches to {@code out} when the bounds are
+   * reached.
+   */
+  void add(String tileRef, FeaturePiece piece, Consumer<KV<String, TileInput>> out) {
+    Batch batch = held.computeIfAbsent(tileRef, t -> new Batch());
+    long size = estimate(piece);
+    batch.pieces.add(piece);
+    batch.bytes += size;
+    heldBytes += size;
+    if (batch.bytes >= TILE_BYTES) {
+      held.remove(tileRef);
+      heldBytes -= batch.bytes;
+      out.accept(KV.of(tileRef, new TileInput.Pieces(batch.pieces)));
+    } else if (heldBytes >= HELD_BYTES) {
+      sendAll(out);
+    }
+  }
+
+  /** Sends every batch held, in tile order, and holds nothing. */
+  void sendAll(Consumer<KV<String, TileInput>> out) {
+    if (held.isEmpty()) {
+      return;
+    }
+    new TreeMap<>(held)
+        .forEach(
+            (tileRef, batch) -> out.accept(KV.of(tileRef, new TileInput.Pieces(batch.pieces))));
+    drop();
+  }
+
+  /** Forgets every batch held (their source failed; their tiles fail with it). */
+  void drop() {
+    held.clear();
+    heldBytes = 0;
+  }
+
+  /** Whether nothing is held. */
+  boolean isEmpty() {
+    return held.isEmpty();
+  }
+
+  private static long estimate(FeaturePiece piece) {
+    return piece.wkb().length
+        + 2L * (piece.id().length() + piece.properties().length())
+        + PIECE_OVERHEAD;
+  }
+}
