@@ -107,7 +107,7 @@ final class FeatureCutting implements Serializable {
               f,
               filter,
               (tile, piece) -> {
-                batches.add(ReadFeatures.tileRef(layer, tile), piece, out);
+                batches.add(layer, tile, piece, out);
                 // Counted as they come: one huge feature's pieces take minutes at high zooms.
                 if ((++piecesPending & 1023) == 0) {
                   sendEvery();

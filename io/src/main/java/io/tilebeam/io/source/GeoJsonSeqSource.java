@@ -80,6 +80,7 @@ public final class GeoJsonSeqSource {
   public void forEach(Range range, Consumer<Feature> action, Consumer<BadFeature> bad)
       throws IOException {
     GeoJsonFeatures features = new GeoJsonFeatures();
+    PlainGeoJsonRecord plain = new PlainGeoJsonRecord();
     long offset = Math.max(0, range.start() - 1);
     try (InputStream in = file.open(offset)) {
       Lines lines = new Lines(in);
@@ -90,7 +91,7 @@ public final class GeoJsonSeqSource {
       while (offset < range.end() && !lines.atEnd()) {
         long recordStart = offset;
         offset += lines.next();
-        record(lines.line(), lines.length(), recordStart, features, action, bad);
+        record(lines.line(), lines.length(), recordStart, plain, features, action, bad);
       }
     }
     ringsClosed = features.ringsClosed();
@@ -100,6 +101,7 @@ public final class GeoJsonSeqSource {
       byte[] bytes,
       int length,
       long at,
+      PlainGeoJsonRecord plain,
       GeoJsonFeatures features,
       Consumer<Feature> action,
       Consumer<BadFeature> bad) {
@@ -110,6 +112,12 @@ public final class GeoJsonSeqSource {
     if (from == length) {
       return; // a blank line
     }
+    Feature read = plain.read(bytes, from, length - from);
+    if (read != null) {
+      action.accept(read);
+      return;
+    }
+    // Not of the plain kind: the tree reading repairs what it can and names what is wrong.
     JsonNode node;
     try {
       node = RECORD.readValue(bytes, from, length - from);

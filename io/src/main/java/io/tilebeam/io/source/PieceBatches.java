@@ -1,6 +1,7 @@
 package io.tilebeam.io.source;
 
 import io.tilebeam.transforms.feature.FeaturePiece;
+import io.tilebeam.transforms.tiling.TileId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,8 +33,17 @@ final class PieceBatches {
   /** Bytes an estimate adds to each piece for its objects and the record's framing. */
   private static final int PIECE_OVERHEAD = 64;
 
-  private final Map<String, Batch> held = new HashMap<>();
+  // Keyed by layer and tile, not by the join's text key: that is made once a batch, not once a
+  // piece.
+  private final Map<LayerTile, Batch> held = new HashMap<>();
   private long heldBytes;
+
+  /** A tile of a layer. */
+  private record LayerTile(String layer, TileId tile) {
+    String ref() {
+      return ReadFeatures.tileRef(layer, tile);
+    }
+  }
 
   /** One tile's pieces held so far. */
   private static final class Batch {
@@ -42,32 +52,33 @@ final class PieceBatches {
   }
 
   /**
-   * Holds {@code piece} of tile {@code tileRef}, sending batches to {@code out} when the bounds are
-   * reached.
+   * Holds {@code piece} of {@code layer}'s {@code tile}, sending batches to {@code out} keyed by
+   * {@link ReadFeatures#tileRef} when the bounds are reached.
    */
-  void add(String tileRef, FeaturePiece piece, Consumer<KV<String, TileInput>> out) {
-    Batch batch = held.computeIfAbsent(tileRef, t -> new Batch());
+  void add(String layer, TileId tile, FeaturePiece piece, Consumer<KV<String, TileInput>> out) {
+    LayerTile key = new LayerTile(layer, tile);
+    Batch batch = held.computeIfAbsent(key, t -> new Batch());
     long size = estimate(piece);
     batch.pieces.add(piece);
     batch.bytes += size;
     heldBytes += size;
     if (batch.bytes >= TILE_BYTES) {
-      held.remove(tileRef);
+      held.remove(key);
       heldBytes -= batch.bytes;
-      out.accept(KV.of(tileRef, new TileInput.Pieces(batch.pieces)));
+      out.accept(KV.of(key.ref(), new TileInput.Pieces(batch.pieces)));
     } else if (heldBytes >= HELD_BYTES) {
       sendAll(out);
     }
   }
 
-  /** Sends every batch held, in tile order, and holds nothing. */
+  /** Sends every batch held, in the order of their keys, and holds nothing. */
   void sendAll(Consumer<KV<String, TileInput>> out) {
     if (held.isEmpty()) {
       return;
     }
-    new TreeMap<>(held)
-        .forEach(
-            (tileRef, batch) -> out.accept(KV.of(tileRef, new TileInput.Pieces(batch.pieces))));
+    Map<String, Batch> byRef = new TreeMap<>();
+    held.forEach((key, batch) -> byRef.put(key.ref(), batch));
+    byRef.forEach((ref, batch) -> out.accept(KV.of(ref, new TileInput.Pieces(batch.pieces))));
     drop();
   }
 

@@ -41,9 +41,9 @@ class PieceBatchesTest {
   void smallBatchesAreHeldUntilSentAndThenGoInTileOrder() {
     PieceBatches batches = new PieceBatches();
     List<KV<String, TileInput>> sent = new ArrayList<>();
-    batches.add("l/7/2/1", piece(1, 50), sent::add);
-    batches.add("l/6/0/0", piece(2, 50), sent::add);
-    batches.add("l/7/2/1", piece(3, 50), sent::add);
+    batches.add("l", TileId.of(7, 2, 1), piece(1, 50), sent::add);
+    batches.add("l", TileId.of(6, 0, 0), piece(2, 50), sent::add);
+    batches.add("l", TileId.of(7, 2, 1), piece(3, 50), sent::add);
     assertTrue(sent.isEmpty());
     batches.sendAll(sent::add);
     assertEquals(List.of("l/6/0/0", "l/7/2/1"), sent.stream().map(KV::getKey).toList());
@@ -57,10 +57,10 @@ class PieceBatchesTest {
   void aTileGoesOnWhenItsBatchIsFullAndTheOthersStay() {
     PieceBatches batches = new PieceBatches();
     List<KV<String, TileInput>> sent = new ArrayList<>();
-    batches.add("l/1/0/0", piece(0, 10), sent::add);
+    batches.add("l", TileId.of(1, 0, 0), piece(0, 10), sent::add);
     int n = 0;
     while (sent.isEmpty()) {
-      batches.add("l/1/1/1", piece(++n, 10_000), sent::add);
+      batches.add("l", TileId.of(1, 1, 1), piece(++n, 10_000), sent::add);
     }
     assertEquals(1, sent.size());
     assertEquals("l/1/1/1", sent.get(0).getKey());
@@ -80,7 +80,8 @@ class PieceBatchesTest {
     int tiles = (int) (PieceBatches.HELD_BYTES / (PieceBatches.TILE_BYTES / 2)) + 8;
     long added = 0;
     for (int t = 0; t < tiles && sent.isEmpty(); t++) {
-      batches.add("l/9/" + t + "/0", piece(t, (int) (PieceBatches.TILE_BYTES / 2)), sent::add);
+      batches.add(
+          "l", TileId.of(9, t, 0), piece(t, (int) (PieceBatches.TILE_BYTES / 2)), sent::add);
       added++;
     }
     assertTrue(sent.size() > 1, "every batch held went at once");
@@ -92,7 +93,7 @@ class PieceBatchesTest {
   void droppedPiecesAreNeverSent() {
     PieceBatches batches = new PieceBatches();
     List<KV<String, TileInput>> sent = new ArrayList<>();
-    batches.add("l/3/1/1", piece(1, 10), sent::add);
+    batches.add("l", TileId.of(3, 1, 1), piece(1, 10), sent::add);
     batches.drop();
     batches.sendAll(sent::add);
     assertTrue(sent.isEmpty());

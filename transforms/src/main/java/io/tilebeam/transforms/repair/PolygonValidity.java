@@ -71,8 +71,16 @@ final class PolygonValidity {
     this.geometry = geometry;
   }
 
-  /** Checks a polygon or multi-polygon. */
+  /** Checks a polygon or multi-polygon; a small ring without holes first by {@link SmallRing}. */
   static Report check(Geometry polygonal) {
+    if (polygonal instanceof Polygon p && SmallRing.isSimpleShell(p)) {
+      return new Report(new BitSet(), new ArrayList<>(), new ArrayList<>(), null);
+    }
+    return checkInFull(polygonal);
+  }
+
+  /** Checks a polygon or multi-polygon by the general rules, whatever its size. */
+  static Report checkInFull(Geometry polygonal) {
     PolygonValidity v = new PolygonValidity(polygonal);
     v.run();
     return new Report(v.bad, v.overlapping, v.nested, v.problem);
