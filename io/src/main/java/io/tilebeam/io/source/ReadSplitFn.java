@@ -63,7 +63,7 @@ final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
           f -> {
             cutting.countRead();
             if (spread) {
-              c.output(ReadFeatures.FEATURES, KV.of(layer, f));
+              c.output(ReadFeatures.FEATURES, KV.of(layer, f.withoutDecoded()));
             } else {
               cutting.cut(
                   layer, cutter, f, filter, c::output, d -> c.output(ReadFeatures.DEAD_LETTERS, d));

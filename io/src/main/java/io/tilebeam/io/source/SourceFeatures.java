@@ -35,7 +35,8 @@ final class SourceFeatures {
   Feature feature(String ownId, Geometry geometry, ObjectNode properties) {
     String props = properties(properties);
     byte[] bytes = WkbBytes.of(wkb, geometry);
-    return new Feature(ownId != null ? ownId : digestId(bytes, props), bytes, props);
+    // The geometry goes along: a feature cut where it is read is not parsed back from its WKB.
+    return new Feature(ownId != null ? ownId : digestId(bytes, props), bytes, props, geometry);
   }
 
   /** The canonical text of the properties, without the null ones. */

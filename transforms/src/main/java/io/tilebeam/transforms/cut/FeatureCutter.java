@@ -80,11 +80,13 @@ public final class FeatureCutter {
    */
   public Cut cut(Feature feature, TileFilter filter, BiConsumer<TileId, FeaturePiece> sink)
       throws TileDataException {
-    Geometry source;
-    try {
-      source = reader.read(feature.wkb());
-    } catch (ParseException e) {
-      throw new TileDataException("geometry", "unreadable WKB: " + e.getMessage(), e);
+    Geometry source = feature.decoded();
+    if (source == null) {
+      try {
+        source = reader.read(feature.wkb());
+      } catch (ParseException e) {
+        throw new TileDataException("geometry", "unreadable WKB: " + e.getMessage(), e);
+      }
     }
     if (source.isEmpty()) {
       return new Cut(true, 0, 0, GeometryRepair.Rung.VALID);

@@ -2,21 +2,70 @@ package io.tilebeam.transforms.feature;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import org.locationtech.jts.geom.Geometry;
 
 /**
  * One source feature: its id (from the source, or a digest of its content), its geometry as WKB in
  * the source CRS (east/north), and its properties as a canonical JSON object.
+ *
+ * <p>A feature just read may also carry the geometry its WKB was written from ({@link #decoded}),
+ * so that a feature cut where it is read is not parsed back from its own WKB; it is not part of the
+ * feature's value (not compared, not encoded, not serialized), and a feature that crosses a shuffle
+ * arrives without it.
  */
-public record Feature(String id, byte[] wkb, String properties) implements Serializable {
+public final class Feature implements Serializable {
+  private static final long serialVersionUID = 1L;
 
-  /** Checks that every part is present. */
-  public Feature {
+  private final String id;
+  private final byte[] wkb;
+  private final String properties;
+  private final transient Geometry decoded;
+
+  /** A feature without its decoded geometry; every part must be present. */
+  public Feature(String id, byte[] wkb, String properties) {
+    this(id, wkb, properties, null);
+  }
+
+  /**
+   * A feature with {@code decoded}, the geometry {@code wkb} was written from (null for none); the
+   * caller must not change it afterwards.
+   */
+  public Feature(String id, byte[] wkb, String properties, Geometry decoded) {
     if (id == null || id.isEmpty()) {
       throw new IllegalArgumentException("a feature needs an id");
     }
     if (wkb == null || properties == null) {
       throw new IllegalArgumentException("feature " + id + " has no geometry or properties");
     }
+    this.id = id;
+    this.wkb = wkb;
+    this.properties = properties;
+    this.decoded = decoded;
+  }
+
+  /** The feature's id. */
+  public String id() {
+    return id;
+  }
+
+  /** Its geometry as WKB in the source CRS. */
+  public byte[] wkb() {
+    return wkb;
+  }
+
+  /** Its properties, canonical JSON. */
+  public String properties() {
+    return properties;
+  }
+
+  /** The geometry its WKB was written from, when the reader kept it; else null. */
+  public Geometry decoded() {
+    return decoded;
+  }
+
+  /** The same feature without its decoded geometry: what to hand to a shuffle. */
+  public Feature withoutDecoded() {
+    return decoded == null ? this : new Feature(id, wkb, properties);
   }
 
   @Override
