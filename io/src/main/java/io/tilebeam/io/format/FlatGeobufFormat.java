@@ -61,13 +61,22 @@ public final class FlatGeobufFormat implements TileFormat {
     // the capacity it was built in, and a new builder per feature was the encoder's largest
     // allocation.
     FlatBufferBuilder builder = new FlatBufferBuilder(1024);
+    // Plain 2D WKB is written into the table directly; anything else through JTS and the library.
+    FlatGeobufGeometry direct = new FlatGeobufGeometry();
     for (RenderedFeature f : tile.features()) {
-      Geometry g = read(reader, f);
       builder.clear();
-      int geometry = GeometryConversions.serialize(builder, g, geometryType);
+      Envelope e;
+      int geometry = direct.write(builder, f.wkb(), geometryType);
+      if (geometry >= 0) {
+        double[] box = direct.envelope();
+        e = new Envelope(box[0], box[2], box[1], box[3]);
+      } else {
+        Geometry g = read(reader, f);
+        geometry = GeometryConversions.serialize(builder, g, geometryType);
+        e = g.getEnvelopeInternal();
+      }
       int properties = columns.encode(f, builder);
       builder.finishSizePrefixed(Feature.createFeature(builder, geometry, properties, 0));
-      Envelope e = g.getEnvelopeInternal();
       extent.expandToInclude(e);
       EncodedItem item = new EncodedItem(builder.sizedByteArray());
       item.nodeItem = new NodeItem(e.getMinX(), e.getMinY(), e.getMaxX(), e.getMaxY());
