@@ -73,11 +73,14 @@ final class RunCommand {
         throw new io.tilebeam.io.ledger.LedgerUnavailableException(
             "cannot record the run in " + ledger.maskedUrl() + ": " + e.getMessage(), e);
       }
-      PipelineOptions beam;
+      PipelineOptions beam = null;
       try {
         // Checked even when nothing is to be done: a bad option must not wait for a night with
-        // work.
-        beam = Background.join(options.beam());
+        // work. Built only when there is work.
+        options.beam().check();
+        if (nothingToDo == null) {
+          beam = options.beam().get();
+        }
       } catch (RuntimeException e) {
         endRun(ledger, runId, "failed", "{}");
         throw e;
@@ -224,5 +227,5 @@ final class RunCommand {
       int claimShards,
       boolean retryFailed,
       Duration progressEvery,
-      java.util.concurrent.CompletableFuture<PipelineOptions> beam) {}
+      BeamOptions beam) {}
 }

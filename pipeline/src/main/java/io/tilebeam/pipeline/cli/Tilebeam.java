@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.direct.DirectRunner;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
@@ -135,10 +134,10 @@ public final class Tilebeam {
 
   private static int run(Arguments a, PrintStream out) throws java.io.IOException {
     // Start-ups overlap, as a rerun of finished work is mostly start-ups: the embedded ledger's and
-    // Beam's options (a second and a half of reflection), while the job file is read and resolved.
+    // Beam's options (a second and a half of reflection; see BeamOptions), while the job file is
+    // read and resolved.
     try (LedgerHandle.Opening ledger = LedgerHandle.openEarly(a.get("--ledger"), home(a))) {
-      CompletableFuture<PipelineOptions> beam =
-          Background.start("tilebeam-beam-options", () -> beamOptions(a.beamArgs()));
+      BeamOptions beam = BeamOptions.start(a.beamArgs());
       JobPlan plan = resolve(a);
       if (RemoteWorkers.remote(a.beamArgs())) {
         RemoteWorkers.check(plan, a.get("--ledger"));
@@ -200,11 +199,7 @@ public final class Tilebeam {
   }
 
   private static int run(
-      Arguments a,
-      JobPlan plan,
-      CompletableFuture<PipelineOptions> beam,
-      LedgerHandle.Opening ledger,
-      PrintStream out)
+      Arguments a, JobPlan plan, BeamOptions beam, LedgerHandle.Opening ledger, PrintStream out)
       throws java.io.IOException {
     long budget = positiveLong(a, "--tile-budget", DEFAULT_TILE_BUDGET);
     long tiles = plan.tileCount();

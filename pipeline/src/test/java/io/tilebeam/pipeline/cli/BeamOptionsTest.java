@@ -61,6 +61,26 @@ class BeamOptionsTest {
   }
 
   @Test
+  void optionsFoundValidAreBuiltOnlyWhenNeededAndBadOnesAreRefusedEveryTime() {
+    List<String> good = List.of("--runner=DirectRunner", "--targetParallelism=3");
+    BeamOptions first = BeamOptions.start(good);
+    assertTrue(first.started(), "never found valid: built at once");
+    first.check();
+
+    BeamOptions again = BeamOptions.start(good);
+    again.check();
+    assertFalse(again.started(), "found valid before: not built for a run without work");
+    assertEquals(3, again.get().as(DirectOptions.class).getTargetParallelism());
+
+    List<String> bad = List.of("--runner=DirectRunner", "--targetParallelismm=3");
+    for (int i = 0; i < 2; i++) {
+      BeamOptions b = BeamOptions.start(bad);
+      assertTrue(b.started());
+      assertThrows(UsageException.class, b::check);
+    }
+  }
+
+  @Test
   void anUnknownOptionIsABadArgument() {
     UsageException e =
         assertThrows(UsageException.class, () -> Tilebeam.beamOptions(List.of("--parallelismm=2")));

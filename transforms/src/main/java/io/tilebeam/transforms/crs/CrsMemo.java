@@ -25,6 +25,9 @@ import org.slf4j.LoggerFactory;
  * memo. A file that cannot be read is ignored and one that cannot be written is not written: the
  * memo only ever saves time, a lost fact is computed again. Values are written by their callers in
  * exact forms (doubles as their bits), so a remembered fact equals the computed one.
+ *
+ * <p>The command line also keeps here another fact of the same kind (a function of the jar and of
+ * its key alone): that a list of Beam options was found valid.
  */
 public final class CrsMemo {
 
@@ -68,6 +71,11 @@ public final class CrsMemo {
       }
     }
     return value;
+  }
+
+  /** The fact under {@code key} when it is remembered; else null. */
+  public static synchronized String known(String key) {
+    return FACTS.get(key);
   }
 
   /** Forgets every fact in memory and stops persisting (for tests). */
