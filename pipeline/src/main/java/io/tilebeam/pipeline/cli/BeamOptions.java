@@ -46,6 +46,11 @@ final class BeamOptions {
     }
   }
 
+  /** Starts building the options in the background, unless begun already: the run has work. */
+  void prepare() {
+    building();
+  }
+
   /** The options, built now if they are not yet. */
   PipelineOptions get() {
     return Background.join(building());

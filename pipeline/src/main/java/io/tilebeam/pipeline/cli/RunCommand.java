@@ -68,7 +68,12 @@ final class RunCommand {
               x.startRun(runId, plan.digest(), plan.tileCount());
               return null;
             });
-        nothingToDo = l.call("look up the planned tiles", x -> nothingToDo(plan, x, settings));
+        // Beam's options are needed as soon as one tile needs work: built from then on, while
+        // the look-up ends.
+        nothingToDo =
+            l.call(
+                "look up the planned tiles",
+                x -> nothingToDo(plan, x, settings, options.beam()::prepare));
       } catch (SQLException e) {
         throw new io.tilebeam.io.ledger.LedgerUnavailableException(
             "cannot record the run in " + ledger.maskedUrl() + ": " + e.getMessage(), e);
@@ -126,20 +131,27 @@ final class RunCommand {
   /**
    * A rerun of finished work should cost only ledger look-ups: when no planned tile is pending,
    * stale or (with {@code --retry-failed}) failed, the report of a run that skipped everything,
-   * read five thousand keys a statement; otherwise null, as soon as one tile needs work.
+   * read five thousand keys a statement; otherwise null, as soon as one tile needs work ({@code
+   * onWork} is told then).
    */
-  private static RunReport nothingToDo(JobPlan plan, Ledger ledger, ClaimSettings settings) {
+  private static RunReport nothingToDo(
+      JobPlan plan, Ledger ledger, ClaimSettings settings, Runnable onWork) {
     boolean[] work = {false};
     Map<ClaimState, Long> states =
         TileStates.count(
             plan,
             ledger,
             settings.staleAfter(),
-            counts ->
-                work[0] =
-                    counts.containsKey(ClaimState.PENDING)
-                        || counts.containsKey(ClaimState.STALE)
-                        || (counts.containsKey(ClaimState.FAILED) && settings.retryFailed()));
+            counts -> {
+              work[0] =
+                  counts.containsKey(ClaimState.PENDING)
+                      || counts.containsKey(ClaimState.STALE)
+                      || (counts.containsKey(ClaimState.FAILED) && settings.retryFailed());
+              if (work[0]) {
+                onWork.run();
+              }
+              return work[0];
+            });
     if (work[0]) {
       return null;
     }
