@@ -68,8 +68,7 @@ public final class FlatGeobufFormat implements TileFormat {
       Envelope e;
       int geometry = direct.write(builder, f.wkb(), geometryType);
       if (geometry >= 0) {
-        double[] box = direct.envelope();
-        e = new Envelope(box[0], box[2], box[1], box[3]);
+        e = direct.envelope();
       } else {
         Geometry g = read(reader, f);
         geometry = GeometryConversions.serialize(builder, g, geometryType);

@@ -4,6 +4,7 @@ import com.google.flatbuffers.FlatBufferBuilder;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import org.locationtech.jts.geom.Envelope;
 import org.wololo.flatgeobuf.generated.Geometry;
 import org.wololo.flatgeobuf.generated.GeometryType;
 
@@ -144,9 +145,9 @@ final class FlatGeobufGeometry {
     return type;
   }
 
-  /** The envelope of the last geometry written: min x, min y, max x, max y. */
-  double[] envelope() {
-    return new double[] {minX, minY, maxX, maxY};
+  /** The envelope of the last geometry written, as JTS gives it for that geometry. */
+  Envelope envelope() {
+    return new Envelope(minX, maxX, minY, maxY);
   }
 
   /** Reads a WKB header: byte order, then a plain 2D type code (1 to 7). */

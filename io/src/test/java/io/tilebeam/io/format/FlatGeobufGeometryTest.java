@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.locationtech.jts.geom.Coordinate;
-import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.geom.LineString;
@@ -58,9 +57,7 @@ class FlatGeobufGeometryTest {
       }
       FlatGeobufGeometry direct = new FlatGeobufGeometry();
       direct.write(new FlatBufferBuilder(64), wkb, type);
-      Envelope e = g.getEnvelopeInternal();
-      assertArrayEquals(
-          new double[] {e.getMinX(), e.getMinY(), e.getMaxX(), e.getMaxY()}, direct.envelope());
+      assertEquals(g.getEnvelopeInternal(), direct.envelope(), g.toText());
     }
   }
 

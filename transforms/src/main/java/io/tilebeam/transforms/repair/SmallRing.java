@@ -1,7 +1,9 @@
 package io.tilebeam.transforms.repair;
 
 import org.locationtech.jts.algorithm.Orientation;
+import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.CoordinateSequence;
+import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.geom.Polygon;
 
 /**
@@ -71,24 +73,17 @@ final class SmallRing {
    * false only when they certainly do not.
    */
   private static boolean mayMeet(CoordinateSequence r, int a, int b) {
-    double ax0 = r.getX(a);
-    double ax1 = r.getX(a + 1);
-    double bx0 = r.getX(b);
-    double bx1 = r.getX(b + 1);
-    if (Math.max(ax0, ax1) < Math.min(bx0, bx1) || Math.max(bx0, bx1) < Math.min(ax0, ax1)) {
+    Coordinate a0 = r.getCoordinate(a);
+    Coordinate a1 = r.getCoordinate(a + 1);
+    Coordinate b0 = r.getCoordinate(b);
+    Coordinate b1 = r.getCoordinate(b + 1);
+    if (!Envelope.intersects(a0, a1, b0, b1)) {
       return false;
     }
-    double ay0 = r.getY(a);
-    double ay1 = r.getY(a + 1);
-    double by0 = r.getY(b);
-    double by1 = r.getY(b + 1);
-    if (Math.max(ay0, ay1) < Math.min(by0, by1) || Math.max(by0, by1) < Math.min(ay0, ay1)) {
-      return false;
-    }
-    int o1 = Orientation.index(r.getCoordinate(a), r.getCoordinate(a + 1), r.getCoordinate(b));
-    int o2 = Orientation.index(r.getCoordinate(a), r.getCoordinate(a + 1), r.getCoordinate(b + 1));
-    int o3 = Orientation.index(r.getCoordinate(b), r.getCoordinate(b + 1), r.getCoordinate(a));
-    int o4 = Orientation.index(r.getCoordinate(b), r.getCoordinate(b + 1), r.getCoordinate(a + 1));
+    int o1 = Orientation.index(a0, a1, b0);
+    int o2 = Orientation.index(a0, a1, b1);
+    int o3 = Orientation.index(b0, b1, a0);
+    int o4 = Orientation.index(b0, b1, a1);
     if (o1 == 0 || o2 == 0 || o3 == 0 || o4 == 0) {
       return true;
     }
