@@ -17,9 +17,12 @@ final class GeoJsonFeatures {
 
   // NaN and Infinity are not JSON, but common writers (Python's json module among them) emit them:
   // such a file is read, and the features holding them go to the dead letter.
+  // The fast double parser gives the same correctly rounded doubles as Double.parseDouble in a
+  // fraction of the time; parsing ordinates was a tenth of reading a GeoJSONSeq file.
   static final ObjectMapper MAPPER =
       JsonMapper.builder()
           .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+          .enable(com.fasterxml.jackson.core.StreamReadFeature.USE_FAST_DOUBLE_PARSER)
           .build();
 
   private final GeoJsonGeometry geometries = new GeoJsonGeometry(new GeometryFactory());

@@ -38,10 +38,28 @@ final class PieceBatches {
   private final Map<LayerTile, Batch> held = new HashMap<>();
   private long heldBytes;
 
-  /** A tile of a layer. */
+  /**
+   * A tile of a layer. Its equality is written out: it is looked up once a piece, and a record's
+   * generated one went through method handles that showed in profiles.
+   */
   private record LayerTile(String layer, TileId tile) {
     String ref() {
       return ReadFeatures.tileRef(layer, tile);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof LayerTile t
+          && tile.x() == t.tile.x()
+          && tile.y() == t.tile.y()
+          && tile.z() == t.tile.z()
+          && layer.equals(t.layer);
+    }
+
+    @Override
+    public int hashCode() {
+      long h = (tile.x() * 31 + tile.y()) * 31 + tile.z();
+      return Long.hashCode(h) * 31 + layer.hashCode();
     }
   }
 

@@ -31,7 +31,7 @@ public record SourceSplit(String layer, GeoJsonSeqSource.Range range) implements
           if (size == 0) {
             return List.of();
           }
-          return GeoJsonSeqSource.split(size, GeoJsonSeqSource.SPLIT_BYTES).stream()
+          return GeoJsonSeqSource.split(size, GeoJsonSeqSource.splitBytes(size)).stream()
               .map(r -> new SourceSplit(layer, r))
               .toList();
         } catch (IOException e) {

@@ -166,4 +166,19 @@ class GeoJsonSeqSourceTest {
         GeoJsonSeqSource.split(10, 4));
     assertEquals(List.of(), GeoJsonSeqSource.split(0, 4));
   }
+
+  @Test
+  void aFileIsCutIntoManyRangesWithinTheBounds() {
+    long mib = 1L << 20;
+    // Small files: ranges of the least size, so fewer of them.
+    assertEquals(mib, GeoJsonSeqSource.splitBytes(10));
+    assertEquals(3, GeoJsonSeqSource.split(3 * mib, GeoJsonSeqSource.splitBytes(3 * mib)).size());
+    // A 200 MB file: 64 ranges of about 3 MiB, so that random spreading loads workers evenly.
+    long size = 209_536_020L;
+    assertEquals(3_274_001L, GeoJsonSeqSource.splitBytes(size));
+    assertEquals(64, GeoJsonSeqSource.split(size, GeoJsonSeqSource.splitBytes(size)).size());
+    // Large files: ranges of the most size, so more of them.
+    assertEquals(32 * mib, GeoJsonSeqSource.splitBytes(100L << 30));
+    assertEquals(3200, GeoJsonSeqSource.split(100L << 30, 32 * mib).size());
+  }
 }

@@ -120,7 +120,15 @@ class PieceBatchesTest {
                 new FeaturePiece("Zürich", new byte[0], "{\"n\":1}")));
     byte[] bytes = CoderUtils.encodeToByteArray(TileInputCoder.of(), pieces);
     assertEquals(
-        "02" + "02" + "0161" + "020102" + "027b7d" + "075ac3bc7269636800" + "077b226e223a317d",
+        "02"
+            + "02"
+            + "19"
+            + "0161"
+            + "020102"
+            + "027b7d"
+            + "075ac3bc7269636800"
+            + "077b226e223a317d"
+            + "00",
         HexFormat.of().formatHex(bytes));
     assertEquals(pieces, CoderUtils.decodeFromByteArray(TileInputCoder.of(), bytes));
     TileInput claim = new TileInput.Claim(WorkKey.of(work), work);

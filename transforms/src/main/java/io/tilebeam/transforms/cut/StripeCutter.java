@@ -37,6 +37,14 @@ final class StripeCutter {
     }
     boolean y = s.alongY();
     long to = from + wanted.length - 1;
+    if (withinEvery(ring, s, from, to)) {
+      // Most features are small beside a tile: wholly inside every stripe they meet, each of
+      // those stripes gets the ring as it is, which is what the walk below would copy out.
+      for (int slot = 0; slot < wanted.length; slot++) {
+        out[slot] = wanted[slot] ? ring : null;
+      }
+      return out;
+    }
     double px = ring.x(n - 1);
     double py = ring.y(n - 1);
     for (int k = 0; k < n; k++) {
@@ -77,6 +85,28 @@ final class StripeCutter {
       py = qy;
     }
     return out;
+  }
+
+  /**
+   * Whether every point of the ring lies within each of the stripes {@code from..to} (edges
+   * included), so that clipping to any of them leaves it as it is. The ring's range on the axis is
+   * checked against the stripes' edges, the values the walk clips at.
+   */
+  private static boolean withinEvery(PointBuffer ring, Stripes s, long from, long to) {
+    double lo = Double.NEGATIVE_INFINITY;
+    double hi = Double.POSITIVE_INFINITY;
+    for (long i = from; i <= to; i++) {
+      lo = Math.max(lo, s.lo(i));
+      hi = Math.min(hi, s.hi(i));
+    }
+    boolean y = s.alongY();
+    for (int k = 0; k < ring.size(); k++) {
+      double v = y ? ring.y(k) : ring.x(k);
+      if (v < lo || v > hi) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The parts of a line inside one stripe; the last one is still growing while {@code open}. */

@@ -80,7 +80,8 @@ public final class TileCutter {
             Stripes.rows(m, bufferPixels),
             simplifyPixels * m.tileSpanX() / m.tileWidthPixels(),
             filter);
-    Map<Long, TilePiece> pieces = new HashMap<>();
+    // Sorted by tile, so that what follows sees the same sequence on every run.
+    Map<Long, TilePiece> pieces = new TreeMap<>();
     List<Geometry> parts = components(g);
     for (int c = 0; c < parts.size(); c++) {
       Geometry part = parts.get(c);
@@ -100,14 +101,12 @@ public final class TileCutter {
         cutPoint(p, zoom, add);
       }
     }
-    // Tile order, so that what follows sees the same sequence on every run.
-    new TreeMap<>(pieces)
-        .forEach(
-            (cell, piece) -> {
-              if (!piece.isEmpty()) {
-                sink.accept(TileId.of(z, cell >>> 32, cell & 0xffffffffL), piece);
-              }
-            });
+    pieces.forEach(
+        (cell, piece) -> {
+          if (!piece.isEmpty()) {
+            sink.accept(TileId.of(z, cell >>> 32, cell & 0xffffffffL), piece);
+          }
+        });
   }
 
   /** What one component adds to one tile's piece. */

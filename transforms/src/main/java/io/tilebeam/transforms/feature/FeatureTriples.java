@@ -1,21 +1,33 @@
 package io.tilebeam.transforms.feature;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
-import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.CoderException;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 
 /**
  * The coding that a tile's pieces (going to the renderer) and its rendered features (going to the
- * sinks) share: a count, then each one's id, geometry bytes and properties.
+ * sinks) share: chunks of items, each chunk its item count, its byte length and then every item's
+ * id, geometry bytes and properties (each a varint length and its bytes, text in UTF-8); a count of
+ * 0 ends the list.
+ *
+ * <p>Why chunks: a runner's stream costs a call, a bounds check and often a copy per write, and a
+ * shuffle of millions of pieces wrote each length prefix one byte at a time (a profile of a
+ * million-feature job on Flink put a tenth of its CPU there). A chunk is built in memory and
+ * written, and read back, in one call; its size is bounded so that a tile of many features is never
+ * held twice in memory whole.
  */
 public final class FeatureTriples {
+
+  /** Bytes after which a chunk is written; a single larger item makes a chunk of its own. */
+  static final int CHUNK_BYTES = 64 << 10;
 
   /** Makes one item from its three parts. */
   public interface Maker<T> {
@@ -29,27 +41,41 @@ public final class FeatureTriples {
 
   private FeatureTriples() {}
 
-  /** Writes the count and every item's three parts, in order. */
+  /** Writes every item's three parts, in order, in chunks. */
   public static <T> void encode(List<T> items, Parts<T> parts, OutputStream out)
       throws IOException {
-    VarIntCoder.of().encode(items.size(), out);
+    Chunk chunk = new Chunk();
     for (T item : items) {
-      StringUtf8Coder.of().encode(parts.id().apply(item), out);
-      ByteArrayCoder.of().encode(parts.wkb().apply(item), out);
-      StringUtf8Coder.of().encode(parts.properties().apply(item), out);
+      chunk.add(
+          parts.id().apply(item).getBytes(StandardCharsets.UTF_8),
+          parts.wkb().apply(item),
+          parts.properties().apply(item).getBytes(StandardCharsets.UTF_8));
+      if (chunk.length >= CHUNK_BYTES) {
+        chunk.writeTo(out);
+      }
     }
+    chunk.writeTo(out);
+    VarIntCoder.of().encode(0, out);
   }
 
   /** Reads what {@link #encode} wrote; {@code what} names the items in an error. */
   public static <T> List<T> decode(InputStream in, String what, Maker<T> maker) throws IOException {
-    int n = count(in, what);
-    List<T> items = new ArrayList<>(Math.min(n, 1 << 16));
-    for (int i = 0; i < n; i++) {
-      items.add(
-          maker.make(
-              StringUtf8Coder.of().decode(in),
-              ByteArrayCoder.of().decode(in),
-              StringUtf8Coder.of().decode(in)));
+    List<T> items = new ArrayList<>();
+    for (int n = count(in, what); n > 0; n = count(in, what)) {
+      int length = VarIntCoder.of().decode(in);
+      if (length < 0) {
+        throw new CoderException("a negative length of a chunk of " + what + ": " + length);
+      }
+      byte[] bytes = in.readNBytes(length);
+      if (bytes.length != length) {
+        throw new EOFException(
+            "a chunk of " + what + " cut short: " + bytes.length + " of " + length + " bytes");
+      }
+      Reader r = new Reader(bytes, what);
+      for (int i = 0; i < n; i++) {
+        items.add(maker.make(r.text(), r.bytes(), r.text()));
+      }
+      r.expectEnd();
     }
     return items;
   }
@@ -63,5 +89,101 @@ public final class FeatureTriples {
       throw new CoderException("a negative count of " + what + ": " + n);
     }
     return n;
+  }
+
+  /** Items encoded in memory until written. */
+  private static final class Chunk {
+    private byte[] buf = new byte[256];
+    private int length;
+    private int count;
+
+    void add(byte[] id, byte[] wkb, byte[] properties) {
+      put(id);
+      put(wkb);
+      put(properties);
+      count++;
+    }
+
+    private void put(byte[] b) {
+      ensure(5 + b.length);
+      for (int v = b.length; ; v >>>= 7) {
+        if ((v & ~0x7F) == 0) {
+          buf[length++] = (byte) v;
+          break;
+        }
+        buf[length++] = (byte) ((v & 0x7F) | 0x80);
+      }
+      System.arraycopy(b, 0, buf, length, b.length);
+      length += b.length;
+    }
+
+    private void ensure(int more) {
+      if (length + more > buf.length) {
+        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, length + more));
+      }
+    }
+
+    /** Writes the chunk, if it holds anything, and empties it. */
+    void writeTo(OutputStream out) throws IOException {
+      if (count == 0) {
+        return;
+      }
+      VarIntCoder.of().encode(count, out);
+      VarIntCoder.of().encode(length, out);
+      out.write(buf, 0, length);
+      count = 0;
+      length = 0;
+    }
+  }
+
+  /** Reads a chunk's items from its bytes. */
+  private static final class Reader {
+    private final byte[] buf;
+    private final String what;
+    private int pos;
+
+    Reader(byte[] buf, String what) {
+      this.buf = buf;
+      this.what = what;
+    }
+
+    String text() throws CoderException {
+      int n = length();
+      String s = new String(buf, pos, n, StandardCharsets.UTF_8);
+      pos += n;
+      return s;
+    }
+
+    byte[] bytes() throws CoderException {
+      int n = length();
+      byte[] b = Arrays.copyOfRange(buf, pos, pos + n);
+      pos += n;
+      return b;
+    }
+
+    private int length() throws CoderException {
+      int v = 0;
+      for (int shift = 0; shift < 32; shift += 7) {
+        if (pos >= buf.length) {
+          throw new CoderException("a chunk of " + what + " ends inside a length");
+        }
+        int b = buf[pos++];
+        v |= (b & 0x7F) << shift;
+        if (b >= 0) {
+          if (v < 0 || v > buf.length - pos) {
+            throw new CoderException("a length past the end of a chunk of " + what + ": " + v);
+          }
+          return v;
+        }
+      }
+      throw new CoderException("a length of more than five bytes in a chunk of " + what);
+    }
+
+    void expectEnd() throws CoderException {
+      if (pos != buf.length) {
+        throw new CoderException(
+            (buf.length - pos) + " bytes after the items of a chunk of " + what);
+      }
+    }
   }
 }
