@@ -42,6 +42,9 @@ JOB
 # Runs tilebeam on job NAME.yaml with -Xmx1g and prints what it did as LABEL.
 run_tilebeam() {
   local name="$1" label="$2" start end
+  # Each timed run starts with nothing left to write back: the file just generated (or the
+  # previous run's output) would otherwise be flushed to disk during it.
+  sync
   start=$(date +%s.%N)
   TILEBEAM_JAVA_OPTS="-Xmx1g" scripts/tilebeam run --job "$work/$name.yaml" --home "$work/home-$name" \
     --report "$work/report-$name.json" "${runner[@]}" > "$work/run-$name.log" 2>&1 || {
@@ -58,6 +61,7 @@ PY
 
 run_tilebeam job "tilebeam"
 
+sync
 start=$(date +%s.%N)
 ogr2ogr -f FlatGeobuf -t_srs EPSG:3857 "$work/ogr.fgb" "$work/squares.geojsonseq"
 end=$(date +%s.%N)
