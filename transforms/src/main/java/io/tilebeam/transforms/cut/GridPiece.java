@@ -1,6 +1,6 @@
 package io.tilebeam.transforms.cut;
 
-import java.util.Arrays;
+import io.tilebeam.transforms.feature.VarintBytes;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
@@ -66,7 +66,7 @@ public final class GridPiece {
 
   /** Writes a piece's structure and its coordinates in grid steps. */
   private static final class Writer implements PieceWriter {
-    private final Bytes out;
+    private final VarintBytes out;
     private final double scale;
     private long lastX;
     private long lastY;
@@ -74,7 +74,7 @@ public final class GridPiece {
 
     private Writer(double scale, int expected) {
       this.scale = scale;
-      this.out = new Bytes(expected);
+      this.out = new VarintBytes(expected);
     }
 
     /** Whether every coordinate so far was finite and small enough. */
@@ -141,39 +141,6 @@ public final class GridPiece {
       out.zigzag(ky - lastY);
       lastX = kx;
       lastY = ky;
-    }
-  }
-
-  /** A growable byte array with variable-length integers. */
-  private static final class Bytes {
-    private byte[] buf;
-    private int size;
-
-    Bytes(int expected) {
-      buf = new byte[Math.max(16, expected)];
-    }
-
-    void write(int b) {
-      if (size == buf.length) {
-        buf = Arrays.copyOf(buf, buf.length * 2);
-      }
-      buf[size++] = (byte) b;
-    }
-
-    void varint(long v) {
-      while ((v & ~0x7FL) != 0) {
-        write((int) ((v & 0x7F) | 0x80));
-        v >>>= 7;
-      }
-      write((int) v);
-    }
-
-    void zigzag(long v) {
-      varint((v << 1) ^ (v >> 63));
-    }
-
-    byte[] bytes() {
-      return Arrays.copyOf(buf, size);
     }
   }
 

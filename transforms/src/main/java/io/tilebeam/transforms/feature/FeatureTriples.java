@@ -50,7 +50,7 @@ public final class FeatureTriples {
           parts.id().apply(item).getBytes(StandardCharsets.UTF_8),
           parts.wkb().apply(item),
           parts.properties().apply(item).getBytes(StandardCharsets.UTF_8));
-      if (chunk.length >= CHUNK_BYTES) {
+      if (chunk.length() >= CHUNK_BYTES) {
         chunk.writeTo(out);
       }
     }
@@ -93,34 +93,19 @@ public final class FeatureTriples {
 
   /** Items encoded in memory until written. */
   private static final class Chunk {
-    private byte[] buf = new byte[256];
-    private int length;
+    private final VarintBytes bytes = new VarintBytes(256);
     private int count;
 
     void add(byte[] id, byte[] wkb, byte[] properties) {
-      put(id);
-      put(wkb);
-      put(properties);
+      bytes.lengthPrefixed(id);
+      bytes.lengthPrefixed(wkb);
+      bytes.lengthPrefixed(properties);
       count++;
     }
 
-    private void put(byte[] b) {
-      ensure(5 + b.length);
-      for (int v = b.length; ; v >>>= 7) {
-        if ((v & ~0x7F) == 0) {
-          buf[length++] = (byte) v;
-          break;
-        }
-        buf[length++] = (byte) ((v & 0x7F) | 0x80);
-      }
-      System.arraycopy(b, 0, buf, length, b.length);
-      length += b.length;
-    }
-
-    private void ensure(int more) {
-      if (length + more > buf.length) {
-        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, length + more));
-      }
+    /** The bytes of the items added since the chunk was last written. */
+    int length() {
+      return bytes.size();
     }
 
     /** Writes the chunk, if it holds anything, and empties it. */
@@ -129,10 +114,10 @@ public final class FeatureTriples {
         return;
       }
       VarIntCoder.of().encode(count, out);
-      VarIntCoder.of().encode(length, out);
-      out.write(buf, 0, length);
+      VarIntCoder.of().encode(bytes.size(), out);
+      bytes.writeTo(out);
       count = 0;
-      length = 0;
+      bytes.clear();
     }
   }
 
