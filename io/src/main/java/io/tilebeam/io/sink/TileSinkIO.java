@@ -31,10 +31,10 @@ import org.joda.time.Instant;
  *
  * <p>Publishing happens inside the DoFn, which is marked {@code @RequiresStableInput} so that a
  * retried bundle publishes the same bytes; Beam's {@code WriteFiles} is not used because its single
- * finaliser renames a few hundred files a minute. Tiles are held for a batch of up to 256 (or 32
- * MB) and published together ({@link TileSink#publishAll}), so that their disk flushes are grouped;
- * a tile's result is emitted only once it is durable, and the bundle's last batch is published when
- * the bundle finishes.
+ * finaliser renames a few hundred files a minute. Tiles are held for a batch of up to 256 (or 4 MB
+ * of heap) and published together ({@link TileSink#publishAll}), so that their disk flushes are
+ * grouped; a tile's result is emitted only once it is durable, and the bundle's last batch is
+ * published when the bundle finishes.
  *
  * <pre>{@code
  * PCollectionTuple published = rendered.apply("PublishTiles", TileSinkIO.publish(specs));
@@ -90,8 +90,12 @@ public final class TileSinkIO {
     /** Tiles published as one batch, at most. */
     private static final int BATCH_TILES = 256;
 
-    /** Estimated bytes of the tiles held for a batch, at most (a huge tile goes alone). */
-    private static final long BATCH_BYTES = 32L << 20;
+    /**
+     * Heap held by the tiles of a batch, at most (a huge tile goes alone). Grouping the flushes of
+     * big tiles saves little, and what a batch holds outlives young collections: with 32 MB (of
+     * vertices, about 160 MB of heap) the million-square job made four full collections more.
+     */
+    private static final long BATCH_BYTES = 4L << 20;
 
     private final Map<String, PublishSpec> specs;
     private final String runId;
@@ -151,7 +155,7 @@ public final class TileSinkIO {
         MultiOutputReceiver out)
         throws IOException {
       batch.add(new Held(tile, timestamp, window));
-      batchBytes += tile.stats().vertices() * 16 + 256;
+      batchBytes += tile.heapBytes();
       if (batch.size() >= BATCH_TILES || batchBytes >= BATCH_BYTES) {
         flush(
             (tag, value, held) -> {

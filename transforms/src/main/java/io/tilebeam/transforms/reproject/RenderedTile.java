@@ -30,4 +30,17 @@ public record RenderedTile(
   public static RenderedTile of(WorkKey key, TileWork work, List<RenderedFeature> features) {
     return new RenderedTile(key, work, features, RenderStats.NONE, List.of());
   }
+
+  /**
+   * About how many bytes of heap the features hold: their geometry and property bytes, their ids,
+   * and the objects around them. What a stage that holds tiles bounds its memory by.
+   */
+  public long heapBytes() {
+    // Per feature: the record, its WKB array, its two strings and their arrays, and the list slot.
+    long bytes = 256;
+    for (RenderedFeature f : features) {
+      bytes += 112 + f.wkb().length + f.id().length() + f.properties().length();
+    }
+    return bytes;
+  }
 }
