@@ -200,6 +200,12 @@ public final class ReadFeatures
         claimed
             .apply("ClaimedWork", Values.create())
             .apply("GatherClaimed", Combine.globally(ClaimedTiles.gather()).asSingletonView());
+    // A source read from its start (GeoJSON) hands its features on to be spread; without one, the
+    // read has no such output, so that the runner can stream pieces straight on (Flink batch makes
+    // a branch that joins again, as that output would, a blocking exchange: one more pass over
+    // every piece after the reading ends).
+    boolean spreads = splits.stream().anyMatch(s -> s.range() == null);
+    TupleTagList outputs = TupleTagList.of(DEAD_LETTERS);
     PCollectionTuple read =
         claimed
             .getPipeline()
@@ -210,21 +216,27 @@ public final class ReadFeatures
                 "ReadSplits",
                 ParDo.of(new ReadSplitFn(sources, retry, claimedTiles, cutting()))
                     .withSideInputs(claimedTiles)
-                    .withOutputTags(INPUTS, TupleTagList.of(DEAD_LETTERS).and(FEATURES)));
+                    .withOutputTags(INPUTS, spreads ? outputs.and(FEATURES) : outputs));
     read.get(INPUTS).setCoder(inputCoder());
     read.get(DEAD_LETTERS).setCoder(FeatureFailureCoder.of());
-    // A file read from its start is read by one worker; its features are cut by all of them.
-    PCollectionTuple spread =
-        read.get(FEATURES)
-            .setCoder(KvCoder.of(StringUtf8Coder.of(), FeatureCoder.of()))
-            .apply("SpreadFeatures", Reshuffle.viaRandomKey())
-            .apply(
-                "CutSpread",
-                ParDo.of(new ReadSplitFn.CutSpreadFn(sources, claimedTiles, cutting()))
-                    .withSideInputs(claimedTiles)
-                    .withOutputTags(INPUTS, TupleTagList.of(DEAD_LETTERS)));
-    spread.get(INPUTS).setCoder(inputCoder());
-    spread.get(DEAD_LETTERS).setCoder(FeatureFailureCoder.of());
+    PCollectionList<KV<String, TileInput>> pieces = PCollectionList.of(read.get(INPUTS));
+    PCollectionList<FeatureFailure> deadLetters = PCollectionList.of(read.get(DEAD_LETTERS));
+    if (spreads) {
+      // A file read from its start is read by one worker; its features are cut by all of them.
+      PCollectionTuple spread =
+          read.get(FEATURES)
+              .setCoder(KvCoder.of(StringUtf8Coder.of(), FeatureCoder.of()))
+              .apply("SpreadFeatures", Reshuffle.viaRandomKey())
+              .apply(
+                  "CutSpread",
+                  ParDo.of(new ReadSplitFn.CutSpreadFn(sources, claimedTiles, cutting()))
+                      .withSideInputs(claimedTiles)
+                      .withOutputTags(INPUTS, TupleTagList.of(DEAD_LETTERS)));
+      spread.get(INPUTS).setCoder(inputCoder());
+      spread.get(DEAD_LETTERS).setCoder(FeatureFailureCoder.of());
+      pieces = pieces.and(spread.get(INPUTS));
+      deadLetters = deadLetters.and(spread.get(DEAD_LETTERS));
+    }
     PCollection<KV<String, TileInput>> claims =
         claimed
             .apply(
@@ -241,14 +253,12 @@ public final class ReadFeatures
     return PCollectionTuple.of(
             INPUTS,
             PCollectionList.of(claims)
-                .and(read.get(INPUTS))
-                .and(spread.get(INPUTS))
+                .and(pieces.getAll())
                 .apply("ClaimsAndPieces", Flatten.pCollections())
                 .setCoder(inputCoder()))
         .and(
             DEAD_LETTERS,
-            PCollectionList.of(read.get(DEAD_LETTERS))
-                .and(spread.get(DEAD_LETTERS))
+            deadLetters
                 .apply("ReadDeadLetters", Flatten.pCollections())
                 .setCoder(FeatureFailureCoder.of()));
   }

@@ -151,7 +151,8 @@ public final class Tilebeam {
    * Flink ({@code --flinkMaster=[local]}) with one slot per core: it spills to disk and uses every
    * core, so it carries real data at real zooms, which the DirectRunner (held in memory, for tests
    * and small jobs) does not. On Flink, embedded or not, Flink's cheaper object copies ({@code
-   * --fasterCopy}) are on unless given.
+   * --fasterCopy}) and fully pipelined exchanges ({@code --executionModeForBatch=PIPELINED_FORCED})
+   * are on unless given.
    *
    * <p>On the DirectRunner, its element checks (every element encoded and compared after every
    * step, to catch coder and mutation bugs while developing a pipeline) are off unless asked for:
@@ -180,6 +181,13 @@ public final class Tilebeam {
       // Without it Flink copies every element between chained steps through its coder, a tile's
       // thousands of pieces included; tilebeam's DoFns never change an element once output.
       options.as(FlinkPipelineOptions.class).setFasterCopy(true);
+    }
+    if (options.getRunner() == FlinkRunner.class && !given(args, "executionModeForBatch")) {
+      // Flink's default makes every exchange of a branch that joins again blocking: the pieces
+      // were written out whole and read back only after the last feature was read, a pass of its
+      // own. tilebeam's graph cannot deadlock pipelined: its only two-input steps are unions and
+      // the claimed tiles' side input, whose producer shares no upstream with the reading it feeds.
+      options.as(FlinkPipelineOptions.class).setExecutionModeForBatch("PIPELINED_FORCED");
     }
     if (options.getRunner() == DirectRunner.class) {
       DirectOptions direct = options.as(DirectOptions.class);

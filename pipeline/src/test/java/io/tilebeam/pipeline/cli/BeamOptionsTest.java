@@ -61,6 +61,16 @@ class BeamOptionsTest {
   }
 
   @Test
+  void flinkPipelinesEveryExchangeUnlessToldOtherwise() {
+    FlinkPipelineOptions embedded = Tilebeam.beamOptions(List.of()).as(FlinkPipelineOptions.class);
+    assertEquals("PIPELINED_FORCED", embedded.getExecutionModeForBatch());
+    FlinkPipelineOptions told =
+        Tilebeam.beamOptions(List.of("--runner=FlinkRunner", "--executionModeForBatch=BATCH"))
+            .as(FlinkPipelineOptions.class);
+    assertEquals("BATCH", told.getExecutionModeForBatch());
+  }
+
+  @Test
   void optionsFoundValidAreBuiltOnlyWhenNeededAndBadOnesAreRefusedEveryTime() {
     List<String> good = List.of("--runner=DirectRunner", "--targetParallelism=3");
     BeamOptions first = BeamOptions.start(good);
