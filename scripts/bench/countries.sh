@@ -27,6 +27,7 @@ fi
 echo "input: $source_file, $(du -m "$source_file" | cut -f1) MB"
 
 scripts/build.sh
+scripts/bench/warm-up.sh
 work="$(mktemp -d)"
 sampler=""
 # KEEP=1 keeps the work directory (logs, GC log, tiles) for a look afterwards.

@@ -8,6 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/build.sh
+scripts/bench/warm-up.sh
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cat > "$work/job.yaml" <<JOB

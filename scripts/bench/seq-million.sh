@@ -10,6 +10,7 @@ shift || true
 runner=("$@")
 # Without runner options, the default runner of `run`: an embedded Flink with one slot per core.
 scripts/build.sh
+scripts/bench/warm-up.sh
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 

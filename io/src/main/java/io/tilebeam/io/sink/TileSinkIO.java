@@ -2,6 +2,8 @@ package io.tilebeam.io.sink;
 
 import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.ledger.ProgressCounter;
+import io.tilebeam.transforms.outcome.FeatureFailure;
+import io.tilebeam.transforms.outcome.FeatureFailureCoder;
 import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.outcome.TileFailure;
 import io.tilebeam.transforms.outcome.TileFailureCoder;
@@ -48,6 +50,14 @@ public final class TileSinkIO {
   /** Tiles whose output could not be encoded, for the dead letter. */
   public static final TupleTag<TileFailure> FAILED = new TupleTag<>() {};
 
+  /**
+   * The features rendering could not use ({@link RenderedTile#deadLetters()}), passed on for every
+   * tile taken, published or not. They travel inside their tile so that rendering has one output
+   * and runs in the same task as publishing: a second output of its own made the runner (Flink)
+   * encode and decode every rendered tile between the two.
+   */
+  public static final TupleTag<FeatureFailure> DEAD_LETTERS = new TupleTag<>() {};
+
   private TileSinkIO() {}
 
   /**
@@ -77,9 +87,10 @@ public final class TileSinkIO {
           input.apply(
               "EncodeAndPublish",
               ParDo.of(new PublishFn(specs, runId, ledger))
-                  .withOutputTags(PUBLISHED, TupleTagList.of(FAILED)));
+                  .withOutputTags(PUBLISHED, TupleTagList.of(FAILED).and(DEAD_LETTERS)));
       out.get(PUBLISHED).setCoder(PublishResultCoder.of());
       out.get(FAILED).setCoder(TileFailureCoder.of());
+      out.get(DEAD_LETTERS).setCoder(FeatureFailureCoder.of());
       return out;
     }
   }
@@ -194,6 +205,9 @@ public final class TileSinkIO {
           RenderedTile tile = held.get(i).tile();
           TileSink.Attempt a = attempts.get(i);
           countProgress();
+          for (FeatureFailure f : tile.deadLetters()) {
+            emit.emit(DEAD_LETTERS, f, held.get(i));
+          }
           if (a.failure() != null) {
             // This tile alone cannot be published; storage errors that may pass (IOException)
             // fail the bundle instead, so that the runner retries it.

@@ -19,6 +19,7 @@ import io.tilebeam.transforms.outcome.FeatureFailure;
 import io.tilebeam.transforms.outcome.TileFailure;
 import io.tilebeam.transforms.outcome.TileFailureCoder;
 import io.tilebeam.transforms.reproject.RenderSpec;
+import io.tilebeam.transforms.reproject.RenderedTile;
 import io.tilebeam.transforms.reproject.ReprojectTiles;
 import io.tilebeam.transforms.tiling.LayerTiling;
 import io.tilebeam.transforms.tiling.PlanTiles;
@@ -76,21 +77,20 @@ public final class TilebeamGraph {
         claimed.apply(
             "ReadFeatures",
             ReadFeatures.from(sources, plan.retry()).withProgress(ledger, settings.runId()));
-    PCollectionTuple rendered =
+    PCollection<RenderedTile> rendered =
         read.get(ReadFeatures.TILES).apply("ReprojectTiles", ReprojectTiles.withSpecs(renders));
+    PCollectionTuple published =
+        rendered.apply("PublishTiles", TileSinkIO.publish(publishes, settings.runId(), ledger));
     // Features that could not be used cost themselves only: recorded, not failing their tile.
+    // Those rendering found ride in their tile and leave PublishTiles.
     PCollectionList.of(read.get(ReadFeatures.DEAD_LETTERS))
-        .and(rendered.get(ReprojectTiles.DEAD_LETTERS))
+        .and(published.get(TileSinkIO.DEAD_LETTERS))
         .apply("AllDeadLetters", Flatten.pCollections())
         .apply(
             "FeatureRecords",
             MapElements.into(layerLines())
                 .via((FeatureFailure f) -> KV.of(f.layer(), f.toJsonLine())))
         .apply("RecordDeadLetters", DeadLetters.features(publishes));
-    PCollectionTuple published =
-        rendered
-            .get(ReprojectTiles.RENDERED)
-            .apply("PublishTiles", TileSinkIO.publish(publishes, settings.runId(), ledger));
 
     KvCoder<PublishResult, TileFailure> outcomeCoder =
         KvCoder.of(

@@ -1,8 +1,6 @@
 package io.tilebeam.transforms.reproject;
 
 import io.tilebeam.transforms.feature.TilePieces;
-import io.tilebeam.transforms.outcome.FeatureFailure;
-import io.tilebeam.transforms.outcome.FeatureFailureCoder;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.beam.sdk.metrics.Counter;
@@ -11,22 +9,17 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.PCollection;
-import org.apache.beam.sdk.values.PCollectionTuple;
-import org.apache.beam.sdk.values.TupleTag;
-import org.apache.beam.sdk.values.TupleTagList;
 
 /**
  * Stage 5 of the graph: each claimed tile's pieces are taken to the target CRS, rounded, checked,
  * repaired where needed and put in their final order ({@link TileRenderer}). A piece that cannot be
- * used goes to {@link #DEAD_LETTERS} with its id and reason; its tile and the run go on.
+ * used goes to its tile's dead letters ({@link RenderedTile#deadLetters()}) with its id and reason;
+ * its tile and the run go on. They ride with the tile, so this stage has one output: the next
+ * stage, which passes them on, then runs in the same task (Flink encodes and decodes every element
+ * between tasks, and a step with two outputs starts a new one).
  */
-public final class ReprojectTiles extends PTransform<PCollection<TilePieces>, PCollectionTuple> {
-
-  /** The rendered tiles. */
-  public static final TupleTag<RenderedTile> RENDERED = new TupleTag<>() {};
-
-  /** Features that could not be used, for the dead letter. */
-  public static final TupleTag<FeatureFailure> DEAD_LETTERS = new TupleTag<>() {};
+public final class ReprojectTiles
+    extends PTransform<PCollection<TilePieces>, PCollection<RenderedTile>> {
 
   /** Counter of pieces that were invalid after rounding, made valid by any rung. */
   public static final String REPAIRED = "geometriesRepaired";
@@ -55,14 +48,10 @@ public final class ReprojectTiles extends PTransform<PCollection<TilePieces>, PC
   }
 
   @Override
-  public PCollectionTuple expand(PCollection<TilePieces> input) {
-    PCollectionTuple out =
-        input.apply(
-            "RenderTiles",
-            ParDo.of(new RenderFn(specs)).withOutputTags(RENDERED, TupleTagList.of(DEAD_LETTERS)));
-    out.get(RENDERED).setCoder(RenderedTileCoder.of());
-    out.get(DEAD_LETTERS).setCoder(FeatureFailureCoder.of());
-    return out;
+  public PCollection<RenderedTile> expand(PCollection<TilePieces> input) {
+    return input
+        .apply("RenderTiles", ParDo.of(new RenderFn(specs)))
+        .setCoder(RenderedTileCoder.of());
   }
 
   private static final class RenderFn extends DoFn<TilePieces, RenderedTile> {
@@ -85,7 +74,7 @@ public final class ReprojectTiles extends PTransform<PCollection<TilePieces>, PC
     }
 
     @ProcessElement
-    public void process(@Element TilePieces tile, MultiOutputReceiver out) {
+    public void process(@Element TilePieces tile, OutputReceiver<RenderedTile> out) {
       RenderedTile rendered = renderers.get(tile.work().layer()).render(tile);
       RenderStats s = rendered.stats();
       repaired.inc(s.cleaned() + s.repaired());
@@ -93,8 +82,7 @@ public final class ReprojectTiles extends PTransform<PCollection<TilePieces>, PC
       collapsed.inc(s.collapsed());
       vertices.inc(s.vertices());
       deadLettered.inc(rendered.deadLetters().size());
-      rendered.deadLetters().forEach(f -> out.get(DEAD_LETTERS).output(f));
-      out.get(RENDERED).output(rendered);
+      out.output(rendered);
     }
   }
 }
