@@ -10,9 +10,7 @@ import io.tilebeam.io.format.GeoJsonFormat;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
-import io.tilebeam.transforms.reproject.RenderedFeature;
 import io.tilebeam.transforms.reproject.RenderedTile;
-import io.tilebeam.transforms.tiling.TileId;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -127,22 +125,7 @@ class LocalTileSinkTest {
   }
 
   private static RenderedTile tile(int x, int y, String pointWkt) throws Exception {
-    TileWork w =
-        new TileWork(
-            "ns",
-            1,
-            "roads",
-            "WebMercatorQuad",
-            TileId.of(3, x, y),
-            "sha256:aa",
-            "OGC:CRS84",
-            "EPSG:3857",
-            "geojson",
-            "{}");
-    byte[] wkb =
-        new org.locationtech.jts.io.WKBWriter()
-            .write(new org.locationtech.jts.io.WKTReader().read(pointWkt));
-    return RenderedTile.of(WorkKey.of(w), w, List.of(new RenderedFeature("a", wkb, "{}")));
+    return SinkTestTiles.rendered(x, y, pointWkt, List.of());
   }
 
   @Test

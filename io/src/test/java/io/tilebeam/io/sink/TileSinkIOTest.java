@@ -8,13 +8,9 @@ import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.ledger.TestLedgers;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.key.TileWork;
-import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.outcome.FeatureFailure;
-import io.tilebeam.transforms.reproject.RenderStats;
-import io.tilebeam.transforms.reproject.RenderedFeature;
 import io.tilebeam.transforms.reproject.RenderedTile;
 import io.tilebeam.transforms.reproject.RenderedTileCoder;
-import io.tilebeam.transforms.tiling.TileId;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,30 +47,6 @@ public class TileSinkIOTest {
     TestLedgers.drop(ledger);
   }
 
-  private static RenderedTile tile(int x, List<FeatureFailure> deadLetters) throws Exception {
-    TileWork w =
-        new TileWork(
-            "ns",
-            1,
-            "roads",
-            "WebMercatorQuad",
-            TileId.of(3, x, 2),
-            "sha256:aa",
-            "OGC:CRS84",
-            "EPSG:3857",
-            "geojson",
-            "{}");
-    byte[] wkb =
-        new org.locationtech.jts.io.WKBWriter()
-            .write(new org.locationtech.jts.io.WKTReader().read("POINT (1 2)"));
-    return new RenderedTile(
-        WorkKey.of(w),
-        w,
-        List.of(new RenderedFeature("a", wkb, "{}")),
-        RenderStats.NONE,
-        deadLetters);
-  }
-
   @Test
   public void everyTileIsPublishedAndItsDeadLettersPassedOnOnce() throws Exception {
     Path root = folder.getRoot().toPath();
@@ -89,8 +61,8 @@ public class TileSinkIOTest {
     FeatureFailure beyond = new FeatureFailure("roads", "b", "3/1/2", "geometry", "beyond repair");
     FeatureFailure empty = new FeatureFailure("roads", "c", "3/1/2", "geometry", "empty");
     List<RenderedTile> tiles = new ArrayList<>();
-    tiles.add(tile(1, List.of(beyond, empty)));
-    tiles.add(tile(2, List.of()));
+    tiles.add(SinkTestTiles.rendered(1, 2, "POINT (1 2)", List.of(beyond, empty)));
+    tiles.add(SinkTestTiles.rendered(2, 2, "POINT (1 2)", List.of()));
 
     PCollectionTuple out =
         pipeline

@@ -177,17 +177,8 @@ public final class Tilebeam {
     } catch (IllegalArgumentException e) {
       throw new UsageException("Beam options " + given + ": " + e.getMessage());
     }
-    if (options.getRunner() == FlinkRunner.class && !given(args, "fasterCopy")) {
-      // Without it Flink copies every element between chained steps through its coder, a tile's
-      // thousands of pieces included; tilebeam's DoFns never change an element once output.
-      options.as(FlinkPipelineOptions.class).setFasterCopy(true);
-    }
-    if (options.getRunner() == FlinkRunner.class && !given(args, "executionModeForBatch")) {
-      // Flink's default makes every exchange of a branch that joins again blocking: the pieces
-      // were written out whole and read back only after the last feature was read, a pass of its
-      // own. tilebeam's graph cannot deadlock pipelined: its only two-input steps are unions and
-      // the claimed tiles' side input, whose producer shares no upstream with the reading it feeds.
-      options.as(FlinkPipelineOptions.class).setExecutionModeForBatch("PIPELINED_FORCED");
+    if (options.getRunner() == FlinkRunner.class) {
+      flinkDefaults(args, options.as(FlinkPipelineOptions.class));
     }
     if (options.getRunner() == DirectRunner.class) {
       DirectOptions direct = options.as(DirectOptions.class);
@@ -199,6 +190,22 @@ public final class Tilebeam {
       }
     }
     return options;
+  }
+
+  /** Flink's options tilebeam sets unless the command line gives them. */
+  private static void flinkDefaults(java.util.List<String> args, FlinkPipelineOptions flink) {
+    if (!given(args, "fasterCopy")) {
+      // Without it Flink copies every element between chained steps through its coder, a tile's
+      // thousands of pieces included; tilebeam's DoFns never change an element once output.
+      flink.setFasterCopy(true);
+    }
+    if (!given(args, "executionModeForBatch")) {
+      // Flink's default makes every exchange of a branch that joins again blocking: the pieces
+      // were written out whole and read back only after the last feature was read, a pass of its
+      // own. tilebeam's graph cannot deadlock pipelined: its only two-input steps are unions and
+      // the claimed tiles' side input, whose producer shares no upstream with the reading it feeds.
+      flink.setExecutionModeForBatch("PIPELINED_FORCED");
+    }
   }
 
   private static boolean given(java.util.List<String> args, String option) {
