@@ -26,6 +26,8 @@ if [[ ! -s "$source_file" ]]; then
 fi
 echo "input: $source_file, $(du -m "$source_file" | cut -f1) MB"
 
+# ogr2ogr, the tool compared against, comes with GDAL: installed here when missing.
+scripts/setup.sh
 scripts/build.sh
 scripts/bench/warm-up.sh
 work="$(mktemp -d)"

@@ -9,6 +9,8 @@ features="${1:-1000000}"
 shift || true
 runner=("$@")
 # Without runner options, the default runner of `run`: an embedded Flink with one slot per core.
+# ogr2ogr, the tool compared against, comes with GDAL: installed here when missing.
+scripts/setup.sh
 scripts/build.sh
 scripts/bench/warm-up.sh
 work="$(mktemp -d)"

@@ -42,10 +42,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Tile-features per second on one thread, the engine's whole work for a zoom: every feature read
- * from WKB, taken to Web Mercator, checked (and repaired once when invalid), cut into its tile
- * pieces ({@link FeatureCutter}), and every tile's pieces rendered to the target CRS, rounded,
- * checked and written as WKB ({@link TileRenderer}). A tile-feature is one feature in one tile.
+ * Tile-features per second on one thread, the engine's whole work for a zoom or a range of zooms:
+ * every feature read from WKB, taken to Web Mercator, checked (and repaired once when invalid), cut
+ * into its tile pieces ({@link FeatureCutter}), and every tile's pieces rendered to the target CRS,
+ * rounded, checked and written as WKB ({@link TileRenderer}). A tile-feature is one feature in one
+ * tile.
  *
  * <p>Two sources: the real country outlines of the fixture ({@code countries}, nine countries and
  * 16,707 vertices in WGS 84) and synthetic squares ({@code squares}: 2,000 WGS 84 polygons of 64
@@ -66,9 +67,12 @@ public class RenderBenchmark {
   @Param({"countries", "squares"})
   public String source;
 
-  /** The zoom cut and rendered. */
-  @Param({"4", "6", "8"})
-  public int zoom;
+  /**
+   * The zooms cut and rendered: one zoom, or a range ({@code 0-8}) cut in one pass as a job does,
+   * where a feature is read, checked and repaired once for all its zooms.
+   */
+  @Param({"4", "6", "8", "0-8"})
+  public String zoom;
 
   private static final TileMatrixSet WEB = TileMatrixSet.webMercatorQuad();
   private List<Feature> features;
@@ -88,7 +92,10 @@ public class RenderBenchmark {
   public void setUp() throws IOException {
     features = source.equals("countries") ? countries() : squares();
     CrsRef wgs84 = CrsRef.of("EPSG:4326");
-    cutter = new FeatureCutter(new CutSpec(wgs84, WEB, zoom, zoom, 4, 0));
+    String[] range = zoom.split("-");
+    int min = Integer.parseInt(range[0]);
+    int max = Integer.parseInt(range[range.length - 1]);
+    cutter = new FeatureCutter(new CutSpec(wgs84, WEB, min, max, 4, 0));
     renderer = new TileRenderer(new RenderSpec(WEB, CrsRef.of("EPSG:3857"), 2));
   }
 
