@@ -1,8 +1,9 @@
 package io.tilebeam.io.ledger;
 
+import io.tilebeam.io.pg.PgConnections;
+import io.tilebeam.io.pg.PgTimeouts;
 import java.io.Serializable;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Properties;
 import java.util.regex.Pattern;
@@ -18,8 +19,6 @@ public record LedgerConfig(String jdbcUrl, String user, String password, String 
   public static final String DEFAULT_SCHEMA = "tilebeam";
 
   private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
-  private static final Pattern PASSWORD_IN_URL =
-      Pattern.compile("(?i)(password=)[^&]*|(//[^/:@]+:)[^@/]*(@)");
 
   /** Checks the URL and the schema name. */
   public LedgerConfig {
@@ -30,6 +29,11 @@ public record LedgerConfig(String jdbcUrl, String user, String password, String 
     if (schema == null || !IDENTIFIER.matcher(schema).matches()) {
       throw new IllegalArgumentException(
           "ledger schema '" + schema + "' is not a plain identifier");
+    }
+    if (schema.startsWith("pg_")) {
+      // PostgreSQL refuses to create it, but only when the first run migrates the ledger.
+      throw new IllegalArgumentException(
+          "ledger schema '" + schema + "' starts with pg_, which PostgreSQL keeps for itself");
     }
   }
 
@@ -49,11 +53,34 @@ public record LedgerConfig(String jdbcUrl, String user, String password, String 
   }
 
   /**
-   * Opens a connection with the ledger schema as its search path.
+   * Opens a connection with the ledger schema as its search path, bounded by the ledger's timeouts
+   * ({@link PgTimeouts#LEDGER}).
    *
-   * @throws SQLException when the server cannot be reached
+   * @throws SQLException when the server cannot be reached, explained ({@link PgConnections})
    */
   public Connection connect() throws SQLException {
+    Properties props = properties();
+    Connection c = PgConnections.open(jdbcUrl, props, PgTimeouts.LEDGER);
+    try {
+      c.setSchema(schema);
+    } catch (SQLException e) {
+      c.close();
+      throw PgConnections.explain(e, jdbcUrl, props);
+    }
+    return c;
+  }
+
+  /**
+   * {@code e}, a failed statement on this ledger, with a message naming the ledger (masked) and,
+   * for a timeout or a server that hung up, what happened ({@link PgConnections#explain}).
+   */
+  public SQLException explain(SQLException e) {
+    Properties props = properties();
+    PgTimeouts.LEDGER.applyTo(props);
+    return PgConnections.explain(e, jdbcUrl, props);
+  }
+
+  private Properties properties() {
     Properties props = new Properties();
     if (user != null) {
       props.setProperty("user", user);
@@ -62,14 +89,11 @@ public record LedgerConfig(String jdbcUrl, String user, String password, String 
       props.setProperty("password", password);
     }
     props.setProperty("ApplicationName", "tilebeam");
-    props.setProperty("connectTimeout", "10");
-    Connection c = DriverManager.getConnection(jdbcUrl, props);
-    c.setSchema(schema);
-    return c;
+    return props;
   }
 
   /**
-   * Opens a connection, or fails with a message naming the (masked) URL.
+   * Opens a connection, or fails with a message naming the (masked) URL and what failed.
    *
    * @throws LedgerUnavailableException when the server cannot be reached
    */
@@ -77,16 +101,13 @@ public record LedgerConfig(String jdbcUrl, String user, String password, String 
     try {
       return connect();
     } catch (SQLException e) {
-      throw new LedgerUnavailableException(
-          "cannot reach the ledger at " + maskedUrl() + ": " + e.getMessage(), e);
+      throw new LedgerUnavailableException("cannot reach the ledger at " + e.getMessage(), e);
     }
   }
 
   /** {@code url} with any password (query or user-info) replaced by {@code ***}. */
   public static String mask(String url) {
-    return PASSWORD_IN_URL
-        .matcher(url)
-        .replaceAll(m -> m.group(1) != null ? m.group(1) + "***" : m.group(2) + "***" + m.group(3));
+    return PgConnections.mask(url);
   }
 
   @Override

@@ -5,8 +5,6 @@ import io.tilebeam.io.retry.RetryPolicy;
 import java.sql.SQLException;
 import java.util.Set;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A ledger connection whose statements are retried in place when they fail for a reason that
@@ -21,8 +19,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RetryingLedger implements AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(RetryingLedger.class);
-
   /** SQLSTATEs, beside class 08, that a retry may clear. */
   private static final Set<String> TRANSIENT_STATES =
       Set.of("40001", "40P01", "57P01", "57P02", "57P03", "53300", "55P03");
@@ -35,18 +31,27 @@ public final class RetryingLedger implements AutoCloseable {
 
   private final Supplier<Ledger> opener;
   private final Retrier retrier;
+  private final LedgerConfig config;
   private Ledger ledger;
 
   /** A ledger opened (and reopened) by {@code opener}, retried under {@code retrier}. */
   public RetryingLedger(Supplier<Ledger> opener, Retrier retrier) {
-    this.opener = opener;
-    this.retrier = retrier;
+    this(opener, retrier, null);
   }
 
-  /** The ledger {@code config} names, retried under {@code policy} with real waits. */
+  private RetryingLedger(Supplier<Ledger> opener, Retrier retrier, LedgerConfig config) {
+    this.opener = opener;
+    this.retrier = retrier;
+    this.config = config;
+  }
+
+  /**
+   * The ledger {@code config} names, retried under {@code policy} with real waits; a failed
+   * statement's message names the ledger and, for a timeout, which one ran out.
+   */
   public static RetryingLedger open(LedgerConfig config, RetryPolicy policy) {
     return new RetryingLedger(
-        () -> Ledger.open(config), Retrier.of(policy, RetryingLedger::passes));
+        () -> Ledger.open(config), Retrier.of(policy, RetryingLedger::passes), config);
   }
 
   /**
@@ -74,12 +79,17 @@ public final class RetryingLedger implements AutoCloseable {
   public <T> T call(String what, Statement<T> statement) throws SQLException {
     return retrier.call(
         what,
-        () -> statement.run(ledger()),
-        e -> {
-          // Whatever broke, a fresh connection costs little next to a retry on a dead one.
-          LOG.warn("Ledger statement {} failed, retrying: {}", what, e.toString());
-          closeQuietly();
-        });
+        () -> {
+          try {
+            return statement.run(ledger());
+          } catch (SQLException e) {
+            // A lost or silent connection is told in words, with the ledger's URL.
+            boolean connection = e.getSQLState() != null && e.getSQLState().startsWith("08");
+            throw config != null && connection ? config.explain(e) : e;
+          }
+        },
+        // Whatever broke, a fresh connection costs little next to a retry on a dead one.
+        e -> closeQuietly());
   }
 
   private Ledger ledger() {

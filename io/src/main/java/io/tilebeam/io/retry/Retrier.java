@@ -99,22 +99,28 @@ public final class Retrier {
       try {
         return call.run();
       } catch (Exception e) {
-        if (attempt >= policy.maxAttempts() || !isTransient.test(e)) {
+        if (!isTransient.test(e)) {
+          throw e;
+        }
+        Duration spent = Duration.ofNanos(nanoClock.getAsLong() - start);
+        if (attempt >= policy.maxAttempts()) {
+          giveUp(what, attempt, spent, "its last attempt", e);
           throw e;
         }
         Duration wait =
             Duration.ofNanos((long) (random.getAsDouble() * policy.bound(attempt).toNanos()));
-        Duration spent = Duration.ofNanos(nanoClock.getAsLong() - start);
         if (spent.plus(wait).compareTo(policy.budget()) > 0) {
-          LOG.debug(
-              "{} failed (attempt {}), out of its {} budget: {}",
-              what,
-              attempt,
-              policy.budget(),
-              e.toString());
+          giveUp(what, attempt, spent, "the end of its " + seconds(policy.budget()) + " budget", e);
           throw e;
         }
-        LOG.debug("{} failed (attempt {}), retrying in {}: {}", what, attempt, wait, e.toString());
+        // One line a retry, where an operator sees it: a run that waits on a sick server says so.
+        LOG.warn(
+            "{} failed (attempt {} of {}), retrying in {}: {}",
+            what,
+            attempt,
+            policy.maxAttempts(),
+            seconds(wait),
+            reason(e));
         beforeRetry.failed(e);
         try {
           sleeper.sleep(wait);
@@ -124,6 +130,26 @@ public final class Retrier {
         }
       }
     }
+  }
+
+  private static void giveUp(String what, int attempt, Duration spent, String limit, Exception e) {
+    if (attempt > 1) {
+      LOG.warn(
+          "{} failed (attempt {}, {} after the first), giving up at {}: {}",
+          what,
+          attempt,
+          seconds(spent),
+          limit,
+          reason(e));
+    }
+  }
+
+  private static String seconds(Duration d) {
+    return String.format(java.util.Locale.ROOT, "%.1f s", d.toMillis() / 1000.0);
+  }
+
+  private static String reason(Exception e) {
+    return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
   }
 
   /** Thrown when a thread is interrupted while it waits to retry. */

@@ -17,12 +17,15 @@ import java.time.Duration;
 public record RetryPolicy(int maxAttempts, Duration base, Duration cap, Duration budget)
     implements Serializable {
 
-  /** The budget when none is given: long enough for every wait the other bounds allow. */
-  public static final Duration DEFAULT_BUDGET = Duration.ofMinutes(2);
+  /**
+   * The budget when none is given: every wait the other bounds allow (about 25 s) fits, and a call
+   * to a server that takes each attempt to its 10 s login timeout still ends within a minute.
+   */
+  public static final Duration DEFAULT_BUDGET = Duration.ofSeconds(40);
 
   /**
    * Eight attempts, waits bounded by 200 ms doubling up to 10 s (about 25 s at most in all), within
-   * two minutes.
+   * 40 seconds.
    */
   public static final RetryPolicy DEFAULT =
       new RetryPolicy(8, Duration.ofMillis(200), Duration.ofSeconds(10));

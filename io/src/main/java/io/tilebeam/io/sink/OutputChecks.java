@@ -86,6 +86,10 @@ public final class OutputChecks {
         }
       }
     } catch (SQLException e) {
+      if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+        // Unreachable is not a fault of the job: the server may be down or the network sick.
+        throw new IllegalStateException("cannot reach the output database " + e.getMessage(), e);
+      }
       throw new IllegalArgumentException("cannot be used: " + e.getMessage(), e);
     }
   }

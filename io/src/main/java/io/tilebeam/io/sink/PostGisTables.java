@@ -1,5 +1,7 @@
 package io.tilebeam.io.sink;
 
+import io.tilebeam.io.pg.PgConnections;
+import io.tilebeam.io.pg.PgTimeouts;
 import io.tilebeam.transforms.key.Sha256;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.tiling.TileId;
@@ -7,7 +9,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -30,17 +31,17 @@ public final class PostGisTables {
   public record TileDigest(long rows, String checksum) {}
 
   /**
-   * A connection to a PostGIS output's database, with the settings every use of it wants: a bounded
-   * connect time, tilebeam's application name, batched inserts rewritten to multi-row statements.
+   * A connection to a PostGIS database, with the settings every use of it wants: bounded waits
+   * ({@link PgTimeouts#DATA}), tilebeam's application name, batched inserts rewritten to multi-row
+   * statements.
    *
-   * @throws SQLException when the database cannot be reached
+   * @throws SQLException when the database cannot be reached, explained ({@link PgConnections})
    */
   public static Connection connect(String jdbcUrl) throws SQLException {
     Properties props = new Properties();
     props.setProperty("ApplicationName", "tilebeam");
-    props.setProperty("connectTimeout", "10");
     props.setProperty("reWriteBatchedInserts", "true");
-    return DriverManager.getConnection(jdbcUrl, props);
+    return PgConnections.open(jdbcUrl, props, PgTimeouts.DATA);
   }
 
   /**

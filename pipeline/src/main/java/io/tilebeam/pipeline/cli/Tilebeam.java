@@ -2,6 +2,7 @@ package io.tilebeam.pipeline.cli;
 
 import io.tilebeam.io.ledger.ClaimSettings;
 import io.tilebeam.io.ledger.LedgerUnavailableException;
+import io.tilebeam.io.pg.PgConnections;
 import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.pipeline.job.JobPlan;
 import io.tilebeam.pipeline.job.JobSpecException;
@@ -355,7 +356,11 @@ public final class Tilebeam {
 
   private static String describe(Throwable e) {
     StringBuilder s = new StringBuilder(String.valueOf(e.getMessage()));
-    for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+    for (Throwable c = e; c.getCause() != null && c != c.getCause(); ) {
+      if (c instanceof PgConnections.Explained) {
+        break; // its message says it all; the driver's beneath it only repeat it less clearly
+      }
+      c = c.getCause();
       if (c.getMessage() != null && !s.toString().contains(c.getMessage())) {
         s.append(": ").append(c.getMessage());
       }
