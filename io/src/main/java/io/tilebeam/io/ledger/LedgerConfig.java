@@ -59,15 +59,9 @@ public record LedgerConfig(String jdbcUrl, String user, String password, String 
    * @throws SQLException when the server cannot be reached, explained ({@link PgConnections})
    */
   public Connection connect() throws SQLException {
-    Properties props = properties();
-    Connection c = PgConnections.open(jdbcUrl, props, PgTimeouts.LEDGER);
-    try {
-      c.setSchema(schema);
-    } catch (SQLException e) {
-      c.close();
-      throw PgConnections.explain(e, jdbcUrl, props);
-    }
-    return c;
+    // The schema is a checked plain identifier: quoting it is enough.
+    return PgConnections.open(
+        jdbcUrl, properties(), PgTimeouts.LEDGER, "SET search_path TO \"" + schema + "\"");
   }
 
   /**

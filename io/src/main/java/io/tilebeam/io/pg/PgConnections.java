@@ -37,11 +37,13 @@ public final class PgConnections {
 
   /**
    * A connection to {@code jdbcUrl} with {@code props} (user, password, application name, ...) and
-   * the timeouts set, its lock timeout included.
+   * the timeouts set, its lock timeout included, then {@code sessionSql} (settings such as {@code
+   * SET search_path ...}) in the same round trip.
    *
    * @throws SQLException when the server cannot be reached or logged in to, explained
    */
-  public static Connection open(String jdbcUrl, Properties props, PgTimeouts timeouts)
+  public static Connection open(
+      String jdbcUrl, Properties props, PgTimeouts timeouts, String... sessionSql)
       throws SQLException {
     timeouts.applyTo(props);
     // A connection idle between bundles is checked by the kernel, not found dead at its next use.
@@ -52,14 +54,22 @@ public final class PgConnections {
     } catch (SQLException e) {
       throw explain(e, jdbcUrl, props, true);
     }
+    StringBuilder session = new StringBuilder();
     if (!timeouts.lock().isZero() && !setsLockTimeout(effective(jdbcUrl, props))) {
+      // Set for the session, not in the startup packet: poolers such as PgBouncer refuse startup
+      // options they do not know.
+      session.append("SET lock_timeout = '").append(timeouts.lock().toSeconds()).append("s'");
+    }
+    for (String sql : sessionSql) {
+      session.append(session.length() > 0 ? "; " : "").append(sql);
+    }
+    if (session.length() > 0) {
+      // One round trip for every setting: each is a message that a sick network may lose.
       try (Statement s = c.createStatement()) {
-        // Set for the session, not in the startup packet: poolers such as PgBouncer refuse
-        // startup options they do not know.
-        s.execute("SET lock_timeout = '" + timeouts.lock().toSeconds() + "s'");
+        s.execute(session.toString());
       } catch (SQLException e) {
         c.close();
-        throw explain(e, jdbcUrl, props);
+        throw explain(e, jdbcUrl, props, true);
       }
     }
     return c;

@@ -114,14 +114,45 @@ public final class LocalTileSink implements TileSink {
       toWrite.add(e);
       attempts.add(null);
     }
-    List<PublishResult> results = publishEncoded(toWrite);
+    List<Attempt> written = publishOrFailPermanently(toWrite);
     int next = 0;
     for (int i = 0; i < attempts.size(); i++) {
       if (attempts.get(i) == null) {
-        attempts.set(i, new Attempt(results.get(next++), null));
+        attempts.set(i, written.get(next++));
       }
     }
     return attempts;
+  }
+
+  /**
+   * The batch published in one go; when a storage error no retry clears stops it (a layer directory
+   * that may not be written), its tiles one by one, so that only the tiles that meet the error
+   * fail, each with its reason, and the others are published.
+   */
+  private List<Attempt> publishOrFailPermanently(List<Encoded> tiles) throws IOException {
+    try {
+      return publishEncoded(tiles).stream().map(r -> new Attempt(r, null)).toList();
+    } catch (IOException e) {
+      if (!StorageErrors.permanent(e)) {
+        throw e;
+      }
+    }
+    List<Attempt> out = new ArrayList<>(tiles.size());
+    for (Encoded tile : tiles) {
+      try {
+        out.add(new Attempt(publishEncoded(List.of(tile)).get(0), null));
+      } catch (IOException e) {
+        if (!StorageErrors.permanent(e)) {
+          throw e;
+        }
+        out.add(
+            new Attempt(
+                null,
+                new TileDataException(
+                    "storage", "cannot be written: " + StorageErrors.describe(e), e)));
+      }
+    }
+    return out;
   }
 
   /**
@@ -197,7 +228,13 @@ public final class LocalTileSink implements TileSink {
       // An ordinary failure cleans up after itself. A dying process does not: what it leaves is a
       // hidden temporary file, which `reap` removes and which never stands at a final name.
       for (Pending p : pending) {
-        Files.deleteIfExists(p.temp());
+        try {
+          Files.deleteIfExists(p.temp());
+        } catch (IOException cleanup) {
+          // The failure is the one to report (a temp whose directory cannot be made cannot be
+          // deleted either); the clean-up's own is kept beside it.
+          e.addSuppressed(cleanup);
+        }
       }
       throw e;
     }

@@ -112,7 +112,9 @@ public sealed interface OutputLocation extends Serializable {
               + "' (an output is a directory, a file: URI, gs://bucket/prefix, or a"
               + " jdbc:postgresql: URL with format postgis)");
     }
-    return new Local(Locations.localPath(uri).toAbsolutePath().toString());
+    // Normalised before it is checked: "out/new/../x" would pass a check of "out" and then fail
+    // every publish, as the kernel cannot step back out of a directory that does not exist yet.
+    return new Local(Locations.localPath(uri).toAbsolutePath().normalize().toString());
   }
 
   private static Gcs gcs(String uri) {

@@ -33,15 +33,15 @@ public final class PostGisTables {
   /**
    * A connection to a PostGIS database, with the settings every use of it wants: bounded waits
    * ({@link PgTimeouts#DATA}), tilebeam's application name, batched inserts rewritten to multi-row
-   * statements.
+   * statements; then {@code sessionSql}, in the same round trip.
    *
    * @throws SQLException when the database cannot be reached, explained ({@link PgConnections})
    */
-  public static Connection connect(String jdbcUrl) throws SQLException {
+  public static Connection connect(String jdbcUrl, String... sessionSql) throws SQLException {
     Properties props = new Properties();
     props.setProperty("ApplicationName", "tilebeam");
     props.setProperty("reWriteBatchedInserts", "true");
-    return PgConnections.open(jdbcUrl, props, PgTimeouts.DATA);
+    return PgConnections.open(jdbcUrl, props, PgTimeouts.DATA, sessionSql);
   }
 
   /**

@@ -160,16 +160,13 @@ public record PostGisSource(
    * @throws SQLException when the database cannot be reached
    */
   static Connection connect(String jdbcUrl) throws SQLException {
-    Connection c = PostGisTables.connect(jdbcUrl);
-    try (Statement st = c.createStatement()) {
-      // Timestamps with a time zone print in UTC, whatever the server's or worker's zone.
-      st.execute("SET TimeZone = 'UTC'");
-      st.execute("SET DateStyle = 'ISO, YMD'");
-      st.execute("SET IntervalStyle = 'iso_8601'");
-    } catch (SQLException e) {
-      c.close();
-      throw e;
-    }
+    // Timestamps with a time zone print in UTC, whatever the server's or worker's zone.
+    Connection c =
+        PostGisTables.connect(
+            jdbcUrl,
+            "SET TimeZone = 'UTC'",
+            "SET DateStyle = 'ISO, YMD'",
+            "SET IntervalStyle = 'iso_8601'");
     c.setReadOnly(true);
     return c;
   }

@@ -10,6 +10,7 @@ import io.tilebeam.io.format.GeoJsonFormat;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
+import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.reproject.RenderedTile;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -147,6 +148,33 @@ class LocalTileSinkTest {
       assertTrue(Files.readString(sink.finalPath(r.work())).contains("\"id\":\"a\""), r.toString());
     }
     assertEquals(4, filesUnder(root), "four tiles and no temporary file");
+  }
+
+  /**
+   * A storage error no retry clears (here a file where a tile's directory goes) fails the tiles it
+   * meets, with their reason, and the batch's other tiles are published.
+   */
+  @Test
+  void aPermanentStorageErrorFailsOnlyTheTilesItMeets() throws Exception {
+    LocalTileSink sink =
+        new LocalTileSink(root, new GeoJsonFormat(), CrsRef.of("EPSG:3857"), StepListener.NONE);
+    RenderedTile probe = tile(4, 1, "POINT (1 2)");
+    Path column = sink.finalPath(probe.work()).getParent();
+    Files.createDirectories(column.getParent());
+    Files.writeString(column, "a file where the x = 4 column's directory goes");
+    List<RenderedTile> batch = List.of(probe, tile(5, 1, "POINT (3 4)"), tile(4, 2, "POINT (5 6)"));
+
+    List<TileSink.Attempt> attempts = sink.publishAll(batch);
+
+    for (int i : new int[] {0, 2}) {
+      TileDataException e = attempts.get(i).failure();
+      assertEquals("storage", e.errorClass(), "tile " + i);
+      assertEquals(
+          "cannot be written: a file stands where a directory must be made: " + column,
+          e.getMessage());
+    }
+    assertEquals(PublishResult.Outcome.WRITTEN, attempts.get(1).result().outcome());
+    assertEquals(2, filesUnder(root), "the tile at x = 5, the file in the way, no temporary file");
   }
 
   @Test

@@ -5,10 +5,12 @@ import io.tilebeam.io.ledger.LedgerUnavailableException;
 import io.tilebeam.io.pg.PgConnections;
 import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.pipeline.job.JobPlan;
+import io.tilebeam.pipeline.job.JobSpec;
 import io.tilebeam.pipeline.job.JobSpecException;
 import io.tilebeam.pipeline.job.JobSpecParser;
 import io.tilebeam.transforms.crs.EpsgDatabase;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -228,7 +230,7 @@ public final class Tilebeam {
     Duration staleAfter = staleAfter(a);
     RunCommand.Options options =
         new RunCommand.Options(
-            a.get("--report"),
+            reportFile(a.get("--report")),
             staleAfter,
             (int) Math.min(10_000, positiveLong(a, "--claim-batch", 500)),
             (int) Math.min(4096, positiveLong(a, "--claim-shards", ClaimSettings.DEFAULT_SHARDS)),
@@ -238,6 +240,30 @@ public final class Tilebeam {
                 : duration(a, "--progress-every", DEFAULT_PROGRESS_EVERY),
             beam);
     return RunCommand.run(plan, options, ledger, out);
+  }
+
+  /**
+   * The report's path, checked before any work: a report that cannot be written would otherwise be
+   * found out after every tile was published, and fail a run that succeeded.
+   */
+  private static String reportFile(String given) {
+    if (given == null) {
+      return null;
+    }
+    Path file = Path.of(given).toAbsolutePath().normalize();
+    Path parent = file.getParent();
+    String problem = null;
+    if (Files.isDirectory(file)) {
+      problem = "is a directory, not a file";
+    } else if (parent == null || !Files.isDirectory(parent)) {
+      problem = "its directory " + parent + " does not exist";
+    } else if (Files.exists(file) ? !Files.isWritable(file) : !Files.isWritable(parent)) {
+      problem = "cannot be written (permissions)";
+    }
+    if (problem != null) {
+      throw new UsageException("--report " + given + ": " + problem);
+    }
+    return file.toString();
   }
 
   private static int plan(Arguments a, PrintStream out) throws java.io.IOException {
@@ -281,7 +307,13 @@ public final class Tilebeam {
   private static JobPlan resolve(Arguments a) {
     // No CRS warm-up here: planning a job planned before reads its CRS facts from the CrsMemo and
     // never opens the EPSG database; a run warms it up for its workers once it has work.
-    return JobPlan.resolve(JobSpecParser.parse(Path.of(a.require("--job"))), retryPolicy(a));
+    Path job = Path.of(a.require("--job"));
+    JobSpec spec = JobSpecParser.parse(job);
+    try {
+      return JobPlan.resolve(spec, retryPolicy(a));
+    } catch (JobSpecException e) {
+      throw JobSpecParser.placeInFile(e, job);
+    }
   }
 
   /**

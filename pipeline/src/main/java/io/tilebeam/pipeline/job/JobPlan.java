@@ -335,10 +335,22 @@ public final class JobPlan {
   }
 
   private static CrsRef crs(String spelling, String field) {
+    CrsRef crs;
     try {
-      return CrsRef.of(spelling);
+      crs = CrsRef.of(spelling);
     } catch (UnknownCrsException e) {
       throw new JobSpecException(field, spelling, "unknown CRS", e);
     }
+    // Known before the first claim, not found by every worker's transform.
+    String notHorizontal = CrsFacts.notHorizontal(crs);
+    if (notHorizontal != null) {
+      throw new JobSpecException(
+          field,
+          spelling,
+          "is "
+              + notHorizontal
+              + ": tiles need a CRS of two horizontal coordinates, geographic or projected");
+    }
+    return crs;
   }
 }

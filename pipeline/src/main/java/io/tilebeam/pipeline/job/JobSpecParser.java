@@ -11,6 +11,7 @@ import io.tilebeam.pipeline.job.JobSpec.SourceOptions;
 import io.tilebeam.transforms.key.CanonicalJson;
 import io.tilebeam.transforms.key.TileWork;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -44,6 +45,9 @@ public final class JobSpecParser {
   /** Job parameters that change the bytes, with what they mean. */
   static final Set<String> PARAMS = Set.of("bufferPixels", "precision", "simplifyPixels");
 
+  /** The largest job file read: thousands of layers and extents fit, a mistaken data file not. */
+  static final long MAX_JOB_BYTES = 16L << 20;
+
   private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9][a-z0-9_.-]{0,127}");
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -55,15 +59,46 @@ public final class JobSpecParser {
    * @throws JobSpecException when the file is missing, not YAML, or a field is wrong
    */
   public static JobSpec parse(Path file) {
-    String text;
+    return parse(read(file));
+  }
+
+  /**
+   * {@code e}, raised while resolving the job read from {@code file}, placed on the line of its
+   * field in the file (the file is read again: this is the error path).
+   */
+  public static JobSpecException placeInFile(JobSpecException e, Path file) {
     try {
-      text = Files.readString(file);
+      return e.placed(JobYaml.check(read(file)));
+    } catch (JobSpecException changed) {
+      return e; // the file changed or vanished since it was read: the message stands without a line
+    }
+  }
+
+  private static String read(Path file) {
+    if (Files.isDirectory(file)) {
+      throw new JobSpecException("--job", file, "is a directory, not a job file");
+    }
+    try {
+      long size = Files.size(file);
+      if (size > MAX_JOB_BYTES) {
+        throw new JobSpecException(
+            "--job",
+            file,
+            "is "
+                + size
+                + " bytes, more than the "
+                + (MAX_JOB_BYTES >> 20)
+                + " MiB a job file may hold (is it the job file?)");
+      }
+      return Files.readString(file);
     } catch (NoSuchFileException e) {
       throw new JobSpecException("--job", file, "no such file");
+    } catch (CharacterCodingException e) {
+      throw new JobSpecException(
+          "--job", file, "is not UTF-8 text: a job file is YAML (is it a binary file?)", e);
     } catch (IOException e) {
       throw new JobSpecException("--job", file, "cannot be read: " + e.getMessage(), e);
     }
-    return parse(text);
   }
 
   /**
@@ -72,6 +107,15 @@ public final class JobSpecParser {
    * @throws JobSpecException when the text is not YAML or a field is wrong
    */
   public static JobSpec parse(String yaml) {
+    JobYaml.Lines lines = JobYaml.check(yaml);
+    try {
+      return parseTree(yaml);
+    } catch (JobSpecException e) {
+      throw e.placed(lines);
+    }
+  }
+
+  private static JobSpec parseTree(String yaml) {
     JsonNode root;
     try {
       root = YAML.readTree(yaml);

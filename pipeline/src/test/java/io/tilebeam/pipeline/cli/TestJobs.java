@@ -49,6 +49,36 @@ public final class TestJobs {
     return file;
   }
 
+  /**
+   * A one-layer job of the sample's islands at zooms 0-3 over western Europe, to a FlatGeobuf
+   * directory, fourteen lines long (tests refer to its lines):
+   *
+   * <pre>
+   *  1 namespace   5 source.uri     9 tileMatrixSet  13 output.uri
+   *  3 - name      6 source.format 10 zooms          14 output.format
+   *  4 source:     8 - bbox        11 targetCrs
+   * </pre>
+   */
+  public static String islandsJob(String outputUri) {
+    return String.join(
+        "\n",
+        "namespace: islands-job",
+        "layers:",
+        "  - name: islands",
+        "    source:",
+        "      uri: " + SAMPLE_SOURCE,
+        "      format: geojson",
+        "    extents:",
+        "      - bbox: [-10, 40, 10, 60]",
+        "    tileMatrixSet: WebMercatorQuad",
+        "    zooms: [0, 3]",
+        "    targetCrs: EPSG:3857",
+        "    output:",
+        "      uri: " + outputUri,
+        "      format: flatgeobuf",
+        "");
+  }
+
   /** Runs {@code plan} on a job with the ledger home in {@code dir/home}, tiles into a file. */
   public static Result plan(Path job, Path dir, Path tilesOut) {
     return execute(

@@ -2,8 +2,14 @@ package io.tilebeam.transforms.crs;
 
 import javax.measure.Unit;
 import org.apache.sis.measure.Units;
+import org.opengis.referencing.crs.CompoundCRS;
+import org.opengis.referencing.crs.CoordinateReferenceSystem;
+import org.opengis.referencing.crs.GeodeticCRS;
 import org.opengis.referencing.crs.GeographicCRS;
+import org.opengis.referencing.crs.ProjectedCRS;
+import org.opengis.referencing.crs.VerticalCRS;
 import org.opengis.referencing.cs.AxisDirection;
+import org.opengis.referencing.cs.CartesianCS;
 
 /**
  * The few facts about a CRS that planning needs, answered through the {@link CrsMemo} so that a
@@ -12,6 +18,34 @@ import org.opengis.referencing.cs.AxisDirection;
 public final class CrsFacts {
 
   private CrsFacts() {}
+
+  /**
+   * What keeps the CRS from holding tiles, or null when it can: tiles need two horizontal
+   * coordinates, geographic or projected. Vertical, geocentric, compound and 3-D CRSs are named.
+   */
+  public static String notHorizontal(CrsRef crs) {
+    String why =
+        CrsMemo.get(
+            "not-horizontal:" + crs.definition(),
+            () -> {
+              CoordinateReferenceSystem c = CrsResolver.resolve(crs.definition());
+              int dims = c.getCoordinateSystem().getDimension();
+              if (c instanceof VerticalCRS) {
+                return "a vertical CRS (heights or depths)";
+              }
+              if (c instanceof CompoundCRS) {
+                return "a compound CRS of " + dims + " dimensions";
+              }
+              if (c instanceof GeodeticCRS && c.getCoordinateSystem() instanceof CartesianCS) {
+                return "a geocentric CRS (3-D Cartesian coordinates from the Earth's centre)";
+              }
+              if (!(c instanceof GeographicCRS || c instanceof ProjectedCRS)) {
+                return "neither geographic nor projected";
+              }
+              return dims == 2 ? "" : "a " + dims + "-D CRS";
+            });
+    return why.isEmpty() ? null : why;
+  }
 
   /** Whether the CRS is geographic (longitude/latitude). */
   public static boolean geographic(CrsRef crs) {

@@ -1,0 +1,145 @@
+package io.tilebeam.pipeline.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * What can be known before the first claim is checked before it: a CRS that cannot hold tiles and a
+ * report that cannot be written are refused with exit 2 and nothing claimed; an output path is
+ * normalised before it is checked; and a storage error no retry clears fails its tiles, not the
+ * run.
+ */
+class PreflightTest {
+
+  @TempDir Path dir;
+
+  private Path writeJob(String yaml) throws IOException {
+    Path job = dir.resolve("job.yaml");
+    Files.writeString(job, yaml);
+    return job;
+  }
+
+  private TestJobs.Result run(Path job, String... extra) {
+    String[] args = new String[6 + extra.length];
+    System.arraycopy(
+        new String[] {
+          "run",
+          "--job",
+          job.toString(),
+          "--home",
+          dir.resolve("home").toString(),
+          "--runner=DirectRunner"
+        },
+        0,
+        args,
+        0,
+        6);
+    System.arraycopy(extra, 0, args, 6, extra.length);
+    return TestJobs.execute(args);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "EPSG:5703, is a vertical CRS (heights or depths)",
+    "EPSG:4978, is a geocentric CRS (3-D Cartesian coordinates from the Earth's centre)",
+    "EPSG:4979, is a 3-D CRS"
+  })
+  void aTargetCrsThatCannotHoldTilesIsRefusedBeforeAnyClaim(String crs, String why)
+      throws IOException {
+    String out = dir.resolve("out").toString();
+    TestJobs.Result r =
+        run(
+            writeJob(
+                TestJobs.islandsJob(out).replace("targetCrs: EPSG:3857", "targetCrs: " + crs)));
+    assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+    assertTrue(
+        r.err()
+            .contains(
+                "layers[0].targetCrs: "
+                    + why
+                    + ": tiles need a CRS of two horizontal coordinates, geographic or projected"
+                    + " (value: '"
+                    + crs
+                    + "', line 11)"),
+        r.err());
+    assertFalse(Files.exists(dir.resolve("home")), "a ledger was made");
+  }
+
+  @Test
+  void aReportInAMissingDirectoryIsRefusedBeforeAnyClaim() throws IOException {
+    Path report = dir.resolve("missing/report.json");
+    TestJobs.Result r =
+        run(
+            writeJob(TestJobs.islandsJob(dir.resolve("out").toString())),
+            "--report",
+            report.toString());
+    assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+    assertTrue(
+        r.err()
+            .contains(
+                "--report "
+                    + report
+                    + ": its directory "
+                    + dir.resolve("missing")
+                    + " does not exist"),
+        r.err());
+    assertFalse(Files.exists(dir.resolve("home")), "a ledger was made");
+    assertFalse(Files.exists(dir.resolve("out")), "output was written");
+  }
+
+  /**
+   * {@code out/new/../tiles} passes a check of {@code out} and then fails every publish (the kernel
+   * cannot step back out of {@code new}, which does not exist); normalised first, it is {@code
+   * out/tiles}.
+   */
+  @Test
+  void anOutputPathIsNormalisedBeforeItIsChecked() throws IOException {
+    Files.createDirectories(dir.resolve("out"));
+    String out = dir.resolve("out") + "/new/../tiles";
+    TestJobs.Result r =
+        run(writeJob(TestJobs.islandsJob(out).replace("zooms: [0, 3]", "zooms: [0, 1]")));
+    assertEquals(ExitCode.OK, r.code(), r.err());
+    assertTrue(TestJobs.publishedCount(dir.resolve("out/tiles")) > 0, "no tile under out/tiles");
+    assertFalse(Files.exists(dir.resolve("out/new")), "out/new was made");
+  }
+
+  /**
+   * A layer directory that cannot be written (here a file stands where it goes: "Not a directory",
+   * as the kernel says when the tile's zoom directory is made under it) fails that layer's tiles,
+   * recorded with their reason, exit 3; the other layer is published.
+   */
+  @Test
+  void aLayerThatCannotBeWrittenFailsItsTilesNotTheRun() throws IOException {
+    Path out = dir.resolve("out");
+    Files.createDirectories(out);
+    Files.writeString(out.resolve("islands"), "not a directory");
+    String yaml = TestJobs.islandsJob(out.toString()).replace("zooms: [0, 3]", "zooms: [0, 1]");
+    String second =
+        yaml.substring(yaml.indexOf("  - name: islands")).replace("name: islands", "name: others");
+    Path report = dir.resolve("report.json");
+
+    TestJobs.Result r = run(writeJob(yaml + second), "--report", report.toString());
+
+    assertEquals(ExitCode.TILES_FAILED, r.code(), r.err());
+    JsonNode counts = new ObjectMapper().readTree(report.toFile());
+    long planned = counts.get("planned").asLong() / 2;
+    assertEquals(planned, counts.get("failed").asLong(), counts.toString());
+    assertEquals(planned, counts.get("written").asLong(), counts.toString());
+    assertEquals(planned, TestJobs.publishedCount(out.resolve("others")));
+    String failures = Files.readString(out.resolve("_failed/islands/tiles.jsonl"));
+    assertTrue(
+        failures.contains("\"cannot be written: Not a directory: " + out.resolve("islands")),
+        failures);
+  }
+}
