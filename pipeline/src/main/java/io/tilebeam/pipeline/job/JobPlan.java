@@ -34,6 +34,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A job resolved against the world before anything runs: sources found and hashed, CRSs read,
@@ -42,6 +44,8 @@ import java.util.List;
  * written.
  */
 public final class JobPlan {
+
+  private static final Logger LOG = LoggerFactory.getLogger(JobPlan.class);
 
   /** Decimal places of coordinates in degrees when the job sets none: 1e-8° is about 1.1 mm. */
   static final int DEFAULT_PRECISION_DEGREES = 8;
@@ -263,6 +267,20 @@ public final class JobPlan {
       } catch (InvalidExtentException e2) {
         throw new JobSpecException(
             at + ".bbox", java.util.Arrays.toString(e.bbox()), e2.getMessage(), e2);
+      }
+      double crossing = ExtentNormalizer.crossingWidth(extent);
+      if (crossing > 180) {
+        // The documented rule holds (west > east crosses the antimeridian), but a box wider than
+        // half the world that way round is more often a swapped pair: said where the user sees it.
+        LOG.warn(
+            "{}.bbox {}: west {} > east {} is read as crossing the antimeridian, a box {}° wide;"
+                + " swap west and east for the {}° box between them",
+            at,
+            java.util.Arrays.toString(e.bbox()),
+            e.bbox()[0],
+            e.bbox()[2],
+            crossing,
+            360 - crossing);
       }
       out.add(extent);
     }

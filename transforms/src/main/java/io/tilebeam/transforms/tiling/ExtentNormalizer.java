@@ -102,7 +102,8 @@ public final class ExtentNormalizer {
 
   /**
    * Validates the extent and splits a geographic box that crosses the antimeridian. Longitudes
-   * outside [-180, 180] and south > north are errors; latitudes are left for clamping.
+   * outside [-180, 180], latitudes outside [-90, 90] and south > north are errors; latitudes beyond
+   * the matrix set's band are clamped later.
    */
   static List<Bounds> split(Extent e) {
     double[] values = {e.west(), e.south(), e.east(), e.north()};
@@ -128,8 +129,11 @@ public final class ExtentNormalizer {
       }
       return List.of(new Bounds(e.west(), e.south(), e.east(), e.north()));
     }
-    checkLongitude(e, "west", e.west());
-    checkLongitude(e, "east", e.east());
+    checkRange(e, "west", e.west(), 180);
+    checkRange(e, "east", e.east(), 180);
+    // Refused like a longitude past ±180, not clamped: -95 is a typo, not the South Pole.
+    checkRange(e, "south", e.south(), 90);
+    checkRange(e, "north", e.north(), 90);
     if (e.west() > e.east()) {
       return List.of(
           new Bounds(e.west(), e.south(), 180, e.north()),
@@ -138,11 +142,29 @@ public final class ExtentNormalizer {
     return List.of(new Bounds(e.west(), e.south(), e.east(), e.north()));
   }
 
-  private static void checkLongitude(Extent e, String name, double value) {
-    if (value < -180 || value > 180) {
+  private static void checkRange(Extent e, String name, double value, double limit) {
+    if (value < -limit || value > limit) {
       throw new InvalidExtentException(
-          "extent " + e + " has " + name + " " + value + " outside [-180.0, 180.0]");
+          "extent "
+              + e
+              + " has "
+              + name
+              + " "
+              + value
+              + " outside ["
+              + -limit
+              + ", "
+              + limit
+              + "]");
     }
+  }
+
+  /**
+   * The width in degrees of a geographic box that crosses the antimeridian ({@code west > east}),
+   * or 0 when it does not cross: what a user who swapped west and east by mistake should be told.
+   */
+  public static double crossingWidth(Extent e) {
+    return isGeographic(e.crs()) && e.west() > e.east() ? 360 - (e.west() - e.east()) : 0;
   }
 
   /**

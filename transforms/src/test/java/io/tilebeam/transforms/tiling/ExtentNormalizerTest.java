@@ -102,6 +102,33 @@ class ExtentNormalizerTest {
     assertTrue(e.getMessage().contains("west -200.0 outside [-180.0, 180.0]"), e.getMessage());
   }
 
+  /** A latitude past a pole is a typo, refused as a longitude past ±180 is; ±90 is clamped. */
+  @ParameterizedTest
+  @CsvSource({
+    "-10, -95, 10, 10, south -95.0 outside [-90.0, 90.0]",
+    "-10, 0, 10, 90.5, north 90.5 outside [-90.0, 90.0]"
+  })
+  void latitudeOutOfRangeIsAnError(double w, double s, double e, double n, String message) {
+    InvalidExtentException x =
+        assertThrows(
+            InvalidExtentException.class,
+            () -> ExtentNormalizer.split(new Extent(w, s, e, n, WGS84)));
+    assertTrue(x.getMessage().contains(message), x.getMessage());
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    // swapped by mistake, most likely: the crossing box is 340 degrees wide
+    "10, -10, 340",
+    // a real crossing, 20 degrees wide
+    "170, -170, 20",
+    // no crossing
+    "-10, 10, 0"
+  })
+  void theWidthOfACrossingBoxIsKnown(double w, double e, double width) {
+    assertEquals(width, ExtentNormalizer.crossingWidth(new Extent(w, 0, e, 10, WGS84)));
+  }
+
   @Test
   void overlappingExtentsYieldEachTileOnce() {
     LayerCover cover =
