@@ -19,8 +19,9 @@ final class GeoJsonFeatures {
   // such a file is read, and the features holding them go to the dead letter.
   // The fast double parser gives the same correctly rounded doubles as Double.parseDouble in a
   // fraction of the time; parsing ordinates was a tenth of reading a GeoJSONSeq file.
+  // Reading limits (JsonLimits) protect memory; a feature past one is dead-lettered.
   static final ObjectMapper MAPPER =
-      JsonMapper.builder()
+      JsonMapper.builder(JsonLimits.apply(new com.fasterxml.jackson.core.JsonFactory()))
           .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
           .enable(com.fasterxml.jackson.core.StreamReadFeature.USE_FAST_DOUBLE_PARSER)
           .build();

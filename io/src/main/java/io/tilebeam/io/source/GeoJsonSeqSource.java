@@ -1,6 +1,7 @@
 package io.tilebeam.io.source;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
@@ -111,7 +112,15 @@ public final class GeoJsonSeqSource {
       while (offset < range.end() && !lines.atEnd()) {
         long recordStart = offset;
         offset += lines.next();
-        record(lines.line(), lines.length(), recordStart, plain, features, action, bad);
+        record(
+            lines.line(),
+            lines.length(),
+            lines.tooLong(),
+            recordStart,
+            plain,
+            features,
+            action,
+            bad);
       }
     }
     ringsClosed = features.ringsClosed();
@@ -120,11 +129,21 @@ public final class GeoJsonSeqSource {
   private void record(
       byte[] bytes,
       int length,
+      boolean tooLong,
       long at,
       PlainGeoJsonRecord plain,
       GeoJsonFeatures features,
       Consumer<Feature> action,
       Consumer<BadFeature> bad) {
+    if (tooLong) {
+      bad.accept(
+          new BadFeature(
+              "record at byte " + at,
+              "longer than "
+                  + JsonLimits.MAX_RECORD_BYTES
+                  + " bytes, the most tilebeam reads as one record; skipped unread"));
+      return;
+    }
     int from = 0;
     while (from < length && (bytes[from] == RS || isSpace(bytes[from]))) {
       from++;
@@ -141,6 +160,16 @@ public final class GeoJsonSeqSource {
     JsonNode node;
     try {
       node = RECORD.readValue(bytes, from, length - from);
+    } catch (StreamConstraintsException e) {
+      bad.accept(
+          new BadFeature(
+              "record at byte " + at,
+              "exceeds a reading limit: "
+                  + e.getOriginalMessage()
+                  + " ("
+                  + JsonLimits.SUMMARY
+                  + ")"));
+      return;
     } catch (JsonProcessingException e) {
       bad.accept(
           new BadFeature(
@@ -182,6 +211,7 @@ public final class GeoJsonSeqSource {
     private boolean eof;
     private byte[] line = new byte[4096];
     private int length;
+    private boolean tooLong;
 
     Lines(InputStream in) {
       this.in = in;
@@ -199,6 +229,7 @@ public final class GeoJsonSeqSource {
      */
     long next() throws IOException {
       length = 0;
+      tooLong = false;
       long consumed = 0;
       while (fill()) {
         int start = pos;
@@ -219,6 +250,11 @@ public final class GeoJsonSeqSource {
       return line;
     }
 
+    /** Whether the last line was longer than a record may be: its bytes were not kept. */
+    boolean tooLong() {
+      return tooLong;
+    }
+
     int length() {
       return length;
     }
@@ -237,6 +273,12 @@ public final class GeoJsonSeqSource {
     }
 
     private void append(int from, int n) {
+      if (tooLong || (long) length + n > JsonLimits.MAX_RECORD_BYTES) {
+        // Counted, not kept: a line of gigabytes must not take the heap.
+        tooLong = true;
+        length = 0;
+        return;
+      }
       if (length + n > line.length) {
         line = java.util.Arrays.copyOf(line, Math.max(line.length * 2, length + n));
       }

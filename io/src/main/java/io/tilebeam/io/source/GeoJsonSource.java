@@ -5,12 +5,15 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tilebeam.transforms.feature.Feature;
 import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -61,7 +64,7 @@ public final class GeoJsonSource {
       }
       return Optional.empty();
     } catch (JsonProcessingException e) {
-      throw corrupt(e);
+      throw corrupt(e, 0);
     }
   }
 
@@ -70,17 +73,20 @@ public final class GeoJsonSource {
 
   /**
    * Calls {@code action} for every usable feature and {@code bad} for every feature that cannot be
-   * used (a malformed geometry, a non-finite coordinate, properties that are not an object), in
-   * file order. A bad feature costs only itself.
+   * used (a malformed geometry, a non-finite coordinate, properties that are not an object, a
+   * feature past a reading limit: see {@link JsonLimits}), in file order. A bad feature costs only
+   * itself.
    *
    * @throws SourceFormatException when the file is not a FeatureCollection or not JSON at all; the
    *     message gives the line, column and byte offset
    */
   public void forEach(Consumer<Feature> action, Consumer<BadFeature> bad) throws IOException {
     GeoJsonFeatures features = new GeoJsonFeatures();
+    long skip;
     try (InputStream in = new BufferedInputStream(file.open(0), 1 << 16);
         JsonParser p = FACTORY.createParser(in)) {
       expect(p, p.nextToken(), JsonToken.START_OBJECT);
+      skip = -1;
       boolean sawFeatures = false;
       for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
         String name = p.currentName();
@@ -91,17 +97,9 @@ public final class GeoJsonSource {
         }
         sawFeatures = true;
         expect(p, value, JsonToken.START_ARRAY);
-        for (JsonToken f = p.nextToken(); f != JsonToken.END_ARRAY; f = p.nextToken()) {
-          JsonLocation at = p.currentTokenLocation();
-          JsonNode node = MAPPER.readTree(p);
-          Feature feature;
-          try {
-            feature = features.toFeature(node);
-          } catch (IllegalArgumentException e) {
-            bad.accept(new BadFeature(idOrPlace(node, at), e.getMessage()));
-            continue;
-          }
-          action.accept(feature);
+        skip = readArray(p, 0, features, action, bad);
+        if (skip >= 0) {
+          break; // the rest of the array is read from past the feature that broke a limit
         }
       }
       if (!sawFeatures) {
@@ -109,9 +107,89 @@ public final class GeoJsonSource {
             path + ": not a GeoJSON FeatureCollection (no 'features')", null);
       }
     } catch (JsonProcessingException e) {
-      throw corrupt(e);
+      throw corrupt(e, 0);
+    }
+    while (skip >= 0) {
+      skip = resumeAfter(skip, features, action, bad);
     }
     ringsClosed = features.ringsClosed();
+  }
+
+  /**
+   * Reads the features array from the parser's position to its end. Returns -1 at the end, or the
+   * byte offset of a feature that broke a reading limit: the parser cannot go on past it (it
+   * stopped inside a token), so the caller resumes after it from a new one.
+   *
+   * @param base the file offset of the parser's first byte
+   */
+  private long readArray(
+      JsonParser p,
+      long base,
+      GeoJsonFeatures features,
+      Consumer<Feature> action,
+      Consumer<BadFeature> bad)
+      throws IOException {
+    for (JsonToken f = p.nextToken(); f != JsonToken.END_ARRAY; f = p.nextToken()) {
+      if (f == null) {
+        throw new SourceFormatException(path + ": the features array is not closed", null);
+      }
+      JsonLocation at = p.currentTokenLocation();
+      JsonNode node;
+      try {
+        node = MAPPER.readTree(p);
+      } catch (StreamConstraintsException e) {
+        long offset = base + at.getByteOffset();
+        bad.accept(
+            new BadFeature(
+                "feature at byte " + offset,
+                "exceeds a reading limit: "
+                    + e.getOriginalMessage()
+                    + " ("
+                    + JsonLimits.SUMMARY
+                    + ")"));
+        return offset;
+      }
+      Feature feature;
+      try {
+        feature = features.toFeature(node);
+      } catch (IllegalArgumentException e) {
+        bad.accept(new BadFeature(idOrPlace(node, at, base), e.getMessage()));
+        continue;
+      }
+      action.accept(feature);
+    }
+    return -1;
+  }
+
+  /**
+   * Reads the rest of the features array after the value that starts at byte {@code offset}: its
+   * end is found by a scan that holds none of its bytes, and a new parser starts there, as if at
+   * the start of an array ({@code [null}, then the file's bytes from the value's end).
+   */
+  private long resumeAfter(
+      long offset, GeoJsonFeatures features, Consumer<Feature> action, Consumer<BadFeature> bad)
+      throws IOException {
+    long end;
+    try (InputStream in = new BufferedInputStream(file.open(offset), 1 << 16)) {
+      end = offset + JsonLimits.valueLength(in);
+    }
+    if (end < 0) {
+      throw new SourceFormatException(
+          path + ": the feature at byte " + offset + " is not closed before the file ends", null);
+    }
+    byte[] prefix = "[null".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    long base = end - prefix.length;
+    try (InputStream in =
+            new SequenceInputStream(
+                new ByteArrayInputStream(prefix),
+                new BufferedInputStream(file.open(end), 1 << 16));
+        JsonParser p = FACTORY.createParser(in)) {
+      p.nextToken(); // [
+      p.nextToken(); // null
+      return readArray(p, base, features, action, bad);
+    } catch (JsonProcessingException e) {
+      throw corrupt(e, base);
+    }
   }
 
   /** Unclosed polygon rings the last {@link #forEach} closed. */
@@ -119,10 +197,16 @@ public final class GeoJsonSource {
     return ringsClosed;
   }
 
-  /** A bad feature's own id when it has one, else where it starts in the file. */
-  private String idOrPlace(JsonNode node, JsonLocation at) {
+  /**
+   * A bad feature's own id when it has one, else where it starts in the file (its line and column
+   * too when the parser read the file from its start).
+   */
+  private String idOrPlace(JsonNode node, JsonLocation at, long base) {
     String id = GeoJsonFeatures.ownId(node);
-    return id != null ? id : "feature at " + describe(at);
+    if (id != null) {
+      return id;
+    }
+    return "feature at " + (base == 0 ? describe(at) : "byte " + (base + at.getByteOffset()));
   }
 
   private void expect(JsonParser p, JsonToken actual, JsonToken expected) {
@@ -139,21 +223,30 @@ public final class GeoJsonSource {
     }
   }
 
-  private SourceFormatException corrupt(JsonProcessingException e) {
+  private SourceFormatException corrupt(JsonProcessingException e, long base) {
+    JsonLocation at = e.getLocation();
+    String where = base == 0 || at == null ? describe(at) : "byte " + (base + at.getByteOffset());
     return new SourceFormatException(
-        path + ": corrupt JSON at " + describe(e.getLocation()) + ": " + e.getOriginalMessage(), e);
+        path
+            + ": corrupt JSON"
+            + (where == null ? "" : " at " + where)
+            + ": "
+            + e.getOriginalMessage(),
+        e);
   }
 
+  /** Where a token is: line, column and byte, each only when the parser knows it; else null. */
   private static String describe(JsonLocation at) {
-    if (at == null) {
-      return "an unknown position";
+    if (at == null || (at.getLineNr() < 1 && at.getByteOffset() < 0)) {
+      return null;
     }
-    return "line "
-        + at.getLineNr()
-        + ", column "
-        + at.getColumnNr()
-        + " (byte "
-        + at.getByteOffset()
-        + ")";
+    StringBuilder s = new StringBuilder("line ").append(at.getLineNr());
+    if (at.getColumnNr() > 0) {
+      s.append(", column ").append(at.getColumnNr());
+    }
+    if (at.getByteOffset() >= 0) {
+      s.append(" (byte ").append(at.getByteOffset()).append(')');
+    }
+    return s.toString();
   }
 }

@@ -191,9 +191,15 @@ public sealed interface SourceFile extends Serializable {
    */
   static SourceFile resolve(String uri, GcsSettings gcs) {
     if (!uri.startsWith("gs://")) {
-      Path p = Locations.localPath(uri).toAbsolutePath();
-      if (!Files.isRegularFile(p)) {
+      Path p = Locations.localPath(uri).toAbsolutePath().normalize();
+      if (Files.isDirectory(p)) {
+        throw new IllegalArgumentException("is a directory, not a file (name the file in it)");
+      }
+      if (!Files.exists(p)) {
         throw new IllegalArgumentException("no such file");
+      }
+      if (!Files.isRegularFile(p)) {
+        throw new IllegalArgumentException("is not a regular file (a device, a pipe or a socket)");
       }
       if (!Files.isReadable(p)) {
         throw new IllegalArgumentException("is not readable");

@@ -124,6 +124,52 @@ class GeoJsonSeqSourceTest {
     assertTrue(bad.get(1).reason().contains("not a Feature"), bad.get(1).reason());
   }
 
+  /**
+   * A record with a string past {@link JsonLimits#MAX_STRING_CHARS}, and one longer than {@link
+   * JsonLimits#MAX_RECORD_BYTES} (skipped without being held), each cost only themselves, with
+   * their byte offsets; the records around them are read.
+   */
+  @Test
+  void recordsPastAReadingLimitCostOnlyThemselves() throws IOException {
+    Path file = dir.resolve("limits.geojsonseq");
+    String longString =
+        "{\"type\":\"Feature\",\"properties\":{\"note\":\""
+            + "x".repeat(JsonLimits.MAX_STRING_CHARS + 1)
+            + "\"},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}\n";
+    long longStringAt = FEATURES.get(0).length() + 1;
+    long longLineAt = longStringAt + longString.length();
+    try (java.io.OutputStream out =
+        new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
+      out.write((FEATURES.get(0) + "\n").getBytes(StandardCharsets.UTF_8));
+      out.write(longString.getBytes(StandardCharsets.UTF_8));
+      out.write(
+          "{\"type\":\"Feature\",\"properties\":{\"pad\":\"".getBytes(StandardCharsets.UTF_8));
+      byte[] pad = new byte[1 << 20];
+      java.util.Arrays.fill(pad, (byte) 'y');
+      for (long n = 0; n <= JsonLimits.MAX_RECORD_BYTES; n += pad.length) {
+        out.write(pad);
+      }
+      out.write("\"},\"geometry\":null}\n".getBytes(StandardCharsets.UTF_8));
+      out.write((FEATURES.get(2) + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    Read r = read(file, GeoJsonSeqSource.SPLIT_BYTES);
+
+    assertEquals(List.of("1", "x"), r.features().stream().map(Feature::id).toList());
+    assertEquals(
+        List.of("record at byte " + longStringAt, "record at byte " + longLineAt),
+        r.bad().stream().map(BadFeature::featureId).toList());
+    assertTrue(
+        r.bad().get(0).reason().startsWith("exceeds a reading limit: String length ("),
+        r.bad().get(0).reason());
+    assertEquals(
+        "longer than "
+            + JsonLimits.MAX_RECORD_BYTES
+            + " bytes, the most tilebeam reads as one"
+            + " record; skipped unread",
+        r.bad().get(1).reason());
+  }
+
   /** A GCS object, pinned to its generation, read in ranges through the real client. */
   @Test
   void aGcsObjectReadsInRangesLikeTheLocalFile() throws Exception {

@@ -94,6 +94,62 @@ class GeoJsonSourceTest {
     assertTrue(bad.get(3).reason().contains("'Circle'"), bad.get(3).reason());
   }
 
+  /**
+   * A feature past a reading limit (a string longer than {@link JsonLimits#MAX_STRING_CHARS}, a
+   * nesting deeper than {@link JsonLimits#MAX_NESTING}) is dead-lettered with its byte offset, and
+   * the features after it are read: in the middle of the array, and as its last element.
+   */
+  @Test
+  void aFeaturePastAReadingLimitCostsOnlyItself() throws IOException {
+    String point = "{\"type\":\"Point\",\"coordinates\":[1,2]}";
+    String huge =
+        "{\"type\":\"Feature\",\"properties\":{\"note\":\""
+            + "\\\"x".repeat(JsonLimits.MAX_STRING_CHARS / 2 + 1)
+            + "\"},\"geometry\":"
+            + point
+            + "}";
+    String deep =
+        "{\"type\":\"Feature\",\"properties\":{\"a\":"
+            + "[".repeat(JsonLimits.MAX_NESTING + 1)
+            + "]".repeat(JsonLimits.MAX_NESTING + 1)
+            + "},\"geometry\":"
+            + point
+            + "}";
+    String head = "{\"type\":\"FeatureCollection\",\"features\":[";
+    String json =
+        head
+            + feature("\"a\"", point)
+            + ", "
+            + huge
+            + " ,\n"
+            + feature("\"b\"", point)
+            + ","
+            + deep
+            + ","
+            + feature("\"c\"", point)
+            + ","
+            + huge
+            + "\n], \"name\": \"after\"}";
+    Path f = dir.resolve("limits.geojson");
+    Files.writeString(f, json);
+    List<Feature> good = new ArrayList<>();
+    List<GeoJsonSource.BadFeature> bad = new ArrayList<>();
+    new GeoJsonSource(f).forEach(good::add, bad::add);
+
+    assertEquals(List.of("a", "b", "c"), good.stream().map(Feature::id).toList());
+    int first = json.indexOf(huge);
+    assertEquals(
+        List.of(
+            "feature at byte " + first,
+            "feature at byte " + json.indexOf(deep),
+            "feature at byte " + json.indexOf(huge, first + 1)),
+        bad.stream().map(GeoJsonSource.BadFeature::featureId).toList());
+    assertTrue(
+        bad.get(0).reason().startsWith("exceeds a reading limit: String length ("),
+        bad.get(0).reason());
+    assertTrue(bad.get(1).reason().contains("nesting depth"), bad.get(1).reason());
+  }
+
   private static String feature(String id, String geometry) {
     return "{\"type\":\"Feature\","
         + (id == null ? "" : "\"id\":" + id + ",")

@@ -8,6 +8,7 @@ import io.tilebeam.pipeline.job.JobPlan;
 import io.tilebeam.pipeline.job.JobSpec;
 import io.tilebeam.pipeline.job.JobSpecException;
 import io.tilebeam.pipeline.job.JobSpecParser;
+import io.tilebeam.pipeline.job.SafeText;
 import io.tilebeam.transforms.crs.EpsgDatabase;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -119,18 +120,18 @@ public final class Tilebeam {
           throw new UsageException("unknown command '" + a.command() + "'");
       }
     } catch (UsageException e) {
-      err.println("tilebeam: " + e.getMessage());
+      err.println("tilebeam: " + SafeText.escape(e.getMessage()));
       err.println(USAGE);
       return ExitCode.BAD_INPUT;
     } catch (JobSpecException e) {
-      err.println("tilebeam: bad job: " + e.getMessage());
+      err.println("tilebeam: bad job: " + SafeText.escape(e.getMessage()));
       return ExitCode.BAD_INPUT;
     } catch (LedgerUnavailableException e) {
-      err.println("tilebeam: ledger: " + e.getMessage());
+      err.println("tilebeam: ledger: " + SafeText.escape(e.getMessage()));
       return ExitCode.ERROR;
     } catch (Exception e) {
       LOG.debug("Failure", e);
-      err.println("tilebeam: failed: " + describe(e));
+      err.println("tilebeam: failed: " + SafeText.escape(describe(e)));
       return ExitCode.ERROR;
     }
   }

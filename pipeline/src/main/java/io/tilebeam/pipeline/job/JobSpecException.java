@@ -75,24 +75,6 @@ public final class JobSpecException extends RuntimeException {
     if (s.length() > 200) {
       s = s.substring(0, 197) + "...";
     }
-    StringBuilder out = new StringBuilder("'");
-    s.codePoints()
-        .forEach(
-            c -> {
-              if (Character.isISOControl(c) || isBidiControl(c)) {
-                out.append(String.format(java.util.Locale.ROOT, "\\u{%04X}", c));
-              } else {
-                out.appendCodePoint(c);
-              }
-            });
-    return out.append('\'').toString();
-  }
-
-  private static boolean isBidiControl(int c) {
-    return (c >= 0x202A && c <= 0x202E)
-        || (c >= 0x2066 && c <= 0x2069)
-        || c == 0x200E
-        || c == 0x200F
-        || c == 0x061C;
+    return "'" + SafeText.escape(s) + "'";
   }
 }

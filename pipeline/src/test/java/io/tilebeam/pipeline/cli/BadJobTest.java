@@ -92,6 +92,18 @@ class BadJobTest {
             "    zooms:", "    zoom: [0, 1]\n    zooms:", "layers[0].zoom", "unknown field"),
         // a missing source file
         Arguments.of("uri: /", "uri: /nonexistent/", "layers[0].source.uri", "no such file"),
+        // a directory as the source
+        Arguments.of(
+            "uri: " + SAMPLE,
+            "uri: " + Path.of(SAMPLE).getParent(),
+            "layers[0].source.uri",
+            "is a directory, not a file (name the file in it)"),
+        // latitudes beyond ±90, refused as longitudes beyond ±180 are
+        Arguments.of(
+            "[-10, 40, 10, 60]",
+            "[-10, -95, 10, 60]",
+            "layers[0].extents[0].bbox",
+            "south -95.0 outside [-90.0, 90.0]"),
         // longitudes beyond ±180
         Arguments.of(
             "[-10, 40, 10, 60]", "[-190, 40, 10, 60]", "layers[0].extents[0].bbox", "-190"),

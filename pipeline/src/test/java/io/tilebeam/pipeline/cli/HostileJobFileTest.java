@@ -122,6 +122,14 @@ class HostileJobFileTest {
   }
 
   @Test
+  void controlCharactersInArgumentsAreEscapedToo() {
+    TestJobs.Result r = TestJobs.execute("\u001B[2Jrun", "--job", "x");
+    assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+    assertTrue(r.err().contains("unknown command '\\u{001B}[2Jrun'"), r.err());
+    assertFalse(r.err().contains("\u001B"), "raw escape in: " + r.err());
+  }
+
+  @Test
   void aBinaryFileIsNotUtf8Text() throws IOException {
     TestJobs.Result r = run(new byte[] {(byte) 0xFF, (byte) 0xFE, 0, 1, 2, (byte) 0xC3});
     assertRefused(r, "--job: is not UTF-8 text: a job file is YAML (is it a binary file?)");

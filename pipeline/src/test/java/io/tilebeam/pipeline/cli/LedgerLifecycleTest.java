@@ -284,16 +284,26 @@ class LedgerLifecycleTest {
   @Test
   void aRunThatFailsReleasesItsClaimsAtOnce() throws Exception {
     String ledger = freshLedger();
-    // The job resolves (its output directory exists and is writable), but a file stands where
-    // the pacific layer's tile directories must go: publishing fails after the claims were made.
+    // The job resolves (the source's header is whole), but the source is cut short in its
+    // features: the run fails while reading, after the claims were made. (A directory that cannot
+    // be written no longer fails a run: its tiles fail; see PreflightTest.)
+    Path whole = dir.resolve("whole.fgb");
+    io.tilebeam.io.source.Gdal.ogr2ogr(
+        "-f", "FlatGeobuf", "-lco", "SPATIAL_INDEX=NO", whole.toString(), TestJobs.SAMPLE_SOURCE);
+    byte[] bytes = Files.readAllBytes(whole);
+    Path source = dir.resolve("cut.fgb");
+    Files.write(source, java.util.Arrays.copyOf(bytes, bytes.length - bytes.length / 3));
     Path job = TestJobs.sample(dir);
-    Files.createDirectories(dir.resolve("out"));
-    Files.writeString(dir.resolve("out").resolve("pacific"), "not a directory");
+    Files.writeString(
+        job,
+        Files.readString(job)
+            .replace(TestJobs.SAMPLE_SOURCE, source.toString())
+            .replace("format: geojson", "format: flatgeobuf"));
     TestJobs.Result r =
         TestJobs.execute(
             "run", "--job", job.toString(), "--ledger", ledger, "--runner=DirectRunner");
     assertEquals(ExitCode.ERROR, r.code(), r.err());
-    assertTrue(r.err().contains("pacific"), r.err());
+    assertTrue(r.err().contains("cut.fgb"), r.err());
     assertEquals(0, count(ledger, "completed_at IS NULL AND failed_at IS NULL"));
   }
 }
