@@ -67,11 +67,14 @@ public final class JobPlan {
   private final List<LayerPlan> layers;
   private final String digest;
   private final RetryPolicy retry;
+  private final List<String> warnings;
 
-  private JobPlan(String namespace, List<LayerPlan> layers, RetryPolicy retry) {
+  private JobPlan(
+      String namespace, List<LayerPlan> layers, RetryPolicy retry, List<String> warnings) {
     this.namespace = namespace;
     this.layers = List.copyOf(layers);
     this.retry = retry;
+    this.warnings = List.copyOf(warnings);
     StringBuilder all = new StringBuilder(namespace);
     layers.forEach(l -> all.append('\n').append(l.template().encode()));
     this.digest = Checksums.of(all.toString().getBytes(StandardCharsets.UTF_8));
@@ -95,10 +98,21 @@ public final class JobPlan {
   public static JobPlan resolve(JobSpec spec, RetryPolicy retry) {
     GcsSettings gcs = GcsSettings.fromEnvironment().withRetry(retry);
     List<LayerPlan> layers = new ArrayList<>();
+    List<String> warnings = new ArrayList<>();
     for (int i = 0; i < spec.layers().size(); i++) {
-      layers.add(layer(spec.namespace(), spec.layers().get(i), "layers[" + i + "]", gcs));
+      layers.add(layer(spec.namespace(), spec.layers().get(i), "layers[" + i + "]", gcs, warnings));
     }
-    return new JobPlan(spec.namespace(), layers, retry);
+    // Said where the user sees it, once per resolution.
+    warnings.forEach(w -> LOG.warn("{}", w));
+    return new JobPlan(spec.namespace(), layers, retry, warnings);
+  }
+
+  /**
+   * What the job asks for that it may not mean, in the words logged when it was resolved: a degree
+   * box whose west and east, read by the antimeridian rule, make it wider than half the world.
+   */
+  public List<String> warnings() {
+    return warnings;
   }
 
   /** How the job's calls to outside systems retry failures that may pass. */
@@ -126,7 +140,8 @@ public final class JobPlan {
     return layers.stream().mapToLong(l -> l.tiling().cover().count()).sum();
   }
 
-  private static LayerPlan layer(String namespace, LayerSpec l, String path, GcsSettings gcs) {
+  private static LayerPlan layer(
+      String namespace, LayerSpec l, String path, GcsSettings gcs, List<String> warnings) {
     TileMatrixSet tms = tileMatrixSet(l.tileMatrixSet(), path + ".tileMatrixSet");
     if (l.maxZoom() > tms.maxZoom()) {
       throw new JobSpecException(
@@ -137,7 +152,7 @@ public final class JobPlan {
     CrsRef target = crs(l.targetCrs(), path + ".targetCrs");
     ResolvedSource source = ResolvedSource.resolve(l, path, gcs);
     CrsRef sourceCrs = sourceCrs(l, source.declaredCrs(), path);
-    List<Extent> extents = extents(l, tms, path);
+    List<Extent> extents = extents(l, tms, path, warnings);
     String params = paramsWithDefaults(l.params(), target, l.outputFormat());
     ObjectNode p = (ObjectNode) CanonicalJson.parse(params);
     double buffer = p.get("bufferPixels").doubleValue();
@@ -255,7 +270,8 @@ public final class JobPlan {
     return identity.equals("EPSG:4326") || identity.equals(CrsResolver.CRS84);
   }
 
-  private static List<Extent> extents(LayerSpec l, TileMatrixSet tms, String path) {
+  private static List<Extent> extents(
+      LayerSpec l, TileMatrixSet tms, String path, List<String> warnings) {
     List<Extent> out = new ArrayList<>();
     for (int j = 0; j < l.extents().size(); j++) {
       ExtentSpec e = l.extents().get(j);
@@ -271,16 +287,18 @@ public final class JobPlan {
       double crossing = ExtentNormalizer.crossingWidth(extent);
       if (crossing > 180) {
         // The documented rule holds (west > east crosses the antimeridian), but a box wider than
-        // half the world that way round is more often a swapped pair: said where the user sees it.
-        LOG.warn(
-            "{}.bbox {}: west {} > east {} is read as crossing the antimeridian, a box {}° wide;"
-                + " swap west and east for the {}° box between them",
-            at,
-            java.util.Arrays.toString(e.bbox()),
-            e.bbox()[0],
-            e.bbox()[2],
-            crossing,
-            360 - crossing);
+        // half the world that way round is more often a swapped pair.
+        warnings.add(
+            String.format(
+                java.util.Locale.ROOT,
+                "%s.bbox %s: west %s > east %s is read as crossing the antimeridian, a box %s°"
+                    + " wide; swap west and east for the %s° box between them",
+                at,
+                java.util.Arrays.toString(e.bbox()),
+                e.bbox()[0],
+                e.bbox()[2],
+                crossing,
+                360 - crossing));
       }
       out.add(extent);
     }

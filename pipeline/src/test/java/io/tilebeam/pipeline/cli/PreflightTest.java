@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tilebeam.pipeline.job.JobPlan;
+import io.tilebeam.pipeline.job.JobSpecParser;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -74,6 +77,31 @@ class PreflightTest {
                     + "', line 11)"),
         r.err());
     assertFalse(Files.exists(dir.resolve("home")), "a ledger was made");
+  }
+
+  /**
+   * A degree box with west > east crosses the antimeridian (the documented rule); wider than half
+   * the world that way round it is more likely swapped, and the plan says so; a real crossing is
+   * planned without a word.
+   */
+  @Test
+  void aSwappedLookingBoxIsPlannedByTheRuleWithAWarning() {
+    String out = dir.resolve("out").toString();
+    JobPlan swapped =
+        JobPlan.resolve(
+            JobSpecParser.parse(
+                TestJobs.islandsJob(out).replace("[-10, 40, 10, 60]", "[10, 40, -10, 60]")));
+    assertEquals(
+        List.of(
+            "layers[0].extents[0].bbox [10.0, 40.0, -10.0, 60.0]: west 10.0 > east -10.0 is read"
+                + " as crossing the antimeridian, a box 340.0° wide; swap west and east for the"
+                + " 20.0° box between them"),
+        swapped.warnings());
+    JobPlan crossing =
+        JobPlan.resolve(
+            JobSpecParser.parse(
+                TestJobs.islandsJob(out).replace("[-10, 40, 10, 60]", "[170, 40, -170, 60]")));
+    assertEquals(List.of(), crossing.warnings());
   }
 
   @Test
