@@ -27,10 +27,11 @@ import org.apache.beam.sdk.values.PCollection;
  * {@code KV<layer, line>}; see {@link FeatureFailure#toJsonLine()} and {@link
  * TileFailure#toJsonLine()}.
  *
- * <p>A file is the sorted union of every record written to it, so a retried bundle, a rerun or a
- * second run adds nothing twice, and a run that rebuilds only some tiles keeps the records of the
- * others. Each update takes a lock file beside it (two runs at once do not lose each other's
- * records), then writes a temporary file and moves it atomically into place, as tiles are
+ * <p>A file is the sorted union of every record written to it, folded so that a feature failing the
+ * same way in many tiles is one record listing them ({@link DeadLetterRecords}): a retried bundle,
+ * a rerun or a second run adds nothing twice, and a run that rebuilds only some tiles keeps the
+ * records of the others. Each update takes a lock file beside it (two runs at once do not lose each
+ * other's records), then writes a temporary file and moves it atomically into place, as tiles are
  * published. A record stays after its tile or feature is fixed: a tile record names its work key,
  * which the ledger can be asked about.
  */
@@ -126,15 +127,17 @@ public final class DeadLetters
             dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
       // The lock lasts until the channel closes: another process merging here waits for it.
       lockFile.lock();
-      SortedSet<String> all = new TreeSet<>();
+      SortedSet<String> existing = new TreeSet<>();
       if (Files.isRegularFile(file)) {
-        all.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
-        all.remove("");
-        if (all.containsAll(lines)) {
-          return all.size(); // nothing new: leave the file as it is
-        }
+        existing.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
+        existing.remove("");
       }
-      all.addAll(lines);
+      SortedSet<String> union = new TreeSet<>(existing);
+      union.addAll(lines);
+      SortedSet<String> all = DeadLetterRecords.fold(union);
+      if (all.equals(existing)) {
+        return all.size(); // nothing new: leave the file as it is
+      }
       StringBuilder text = new StringBuilder();
       all.forEach(l -> text.append(l).append('\n'));
       Path temp =

@@ -49,7 +49,7 @@ final class RemoteDeadLetters {
     try {
       for (int conflicts = 0; ; conflicts++) {
         Blob current = retrier.call("read " + id.getName(), () -> storage.get(id));
-        SortedSet<String> all = new TreeSet<>();
+        SortedSet<String> existing = new TreeSet<>();
         if (current != null) {
           byte[] content;
           try {
@@ -63,14 +63,16 @@ final class RemoteDeadLetters {
           String text = new String(content, StandardCharsets.UTF_8);
           for (String l : text.split("\n")) {
             if (!l.isEmpty()) {
-              all.add(l);
+              existing.add(l);
             }
           }
-          if (all.containsAll(lines)) {
-            return all.size();
-          }
         }
-        all.addAll(lines);
+        SortedSet<String> union = new TreeSet<>(existing);
+        union.addAll(lines);
+        SortedSet<String> all = DeadLetterRecords.fold(union);
+        if (current != null && all.equals(existing)) {
+          return all.size(); // nothing new
+        }
         StringBuilder text = new StringBuilder();
         all.forEach(l -> text.append(l).append('\n'));
         long generation = current == null ? 0L : current.getGeneration();
@@ -110,7 +112,8 @@ final class RemoteDeadLetters {
       s.execute("CREATE TABLE IF NOT EXISTS " + name + " (record text COLLATE \"C\" PRIMARY KEY)");
       try (PreparedStatement st =
           c.prepareStatement("INSERT INTO " + name + " VALUES (?) ON CONFLICT DO NOTHING")) {
-        for (String line : lines) {
+        // Folded within the batch; rows of earlier runs stay as they were written.
+        for (String line : DeadLetterRecords.fold(lines)) {
           st.setString(1, line);
           st.addBatch();
         }

@@ -52,4 +52,28 @@ class DeadLettersTest {
           s.map(p -> p.getFileName().toString()).sorted().toList());
     }
   }
+
+  /** A feature that fails the same way in several tiles is one record listing them. */
+  @Test
+  void aFeatureFailingAlikeInManyTilesIsOneRecordListingThem() throws Exception {
+    Path file = DeadLetters.file(dir, "roads");
+    FeatureFailure t1 = new FeatureFailure("roads", "p", "3/1/2", "transform", "pole");
+    FeatureFailure t2 = new FeatureFailure("roads", "p", "3/0/2", "transform", "pole");
+    FeatureFailure other = new FeatureFailure("roads", "p", "3/4/4", "geometry", "beyond repair");
+    String folded =
+        "{\"errorClass\":\"transform\",\"featureId\":\"p\",\"layer\":\"roads\","
+            + "\"reason\":\"pole\",\"tiles\":[\"3/0/2\",\"3/1/2\"]}";
+
+    assertEquals(2, DeadLetters.merge(file, lines(t1, t2, other)));
+    assertEquals(
+        List.of(other.toJsonLine(), folded), Files.readAllLines(file, StandardCharsets.UTF_8));
+    // A rerun bringing one of the tiles again changes nothing; a third tile joins the record.
+    byte[] before = Files.readAllBytes(file);
+    DeadLetters.merge(file, lines(t2));
+    assertEquals(new String(before, StandardCharsets.UTF_8), Files.readString(file));
+    DeadLetters.merge(file, lines(new FeatureFailure("roads", "p", "3/2/2", "transform", "pole")));
+    assertEquals(
+        List.of(other.toJsonLine(), folded.replace("\"3/1/2\"]", "\"3/1/2\",\"3/2/2\"]")),
+        Files.readAllLines(file, StandardCharsets.UTF_8));
+  }
 }
