@@ -149,6 +149,10 @@ public record PostGisSource(
           srid > 0 ? crsOf(c, srid) : null,
           identity);
     } catch (SQLException e) {
+      if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+        // Unreachable is not a fault of the job: the server may be down or the network sick.
+        throw new IllegalStateException("cannot reach the source database " + e.getMessage(), e);
+      }
       throw new SourceFieldException(
           "uri", LedgerConfig.mask(s.uri()), "cannot be read: " + e.getMessage(), e);
     }
