@@ -2,7 +2,6 @@ package io.tilebeam.io.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.transforms.feature.Feature;
 import org.locationtech.jts.geom.Geometry;
@@ -15,16 +14,8 @@ import org.locationtech.jts.geom.GeometryFactory;
  */
 final class GeoJsonFeatures {
 
-  // NaN and Infinity are not JSON, but common writers (Python's json module among them) emit them:
-  // such a file is read, and the features holding them go to the dead letter.
-  // The fast double parser gives the same correctly rounded doubles as Double.parseDouble in a
-  // fraction of the time; parsing ordinates was a tenth of reading a GeoJSONSeq file.
-  // Reading limits (JsonLimits) protect memory; a feature past one is dead-lettered.
-  static final ObjectMapper MAPPER =
-      JsonMapper.builder(JsonLimits.apply(new com.fasterxml.jackson.core.JsonFactory()))
-          .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-          .enable(com.fasterxml.jackson.core.StreamReadFeature.USE_FAST_DOUBLE_PARSER)
-          .build();
+  // The reader under the default limits (JsonLimits), for sources that set none and for trees.
+  static final ObjectMapper MAPPER = JsonLimits.DEFAULT.mapper();
 
   private final GeoJsonGeometry geometries = new GeoJsonGeometry(new GeometryFactory());
   private final SourceFeatures features = new SourceFeatures();

@@ -38,13 +38,10 @@ public final class GeoJsonSeqSource {
 
   private static final byte RS = 0x1E;
 
-  private static final ObjectReader RECORD =
-      GeoJsonFeatures.MAPPER
-          .readerFor(JsonNode.class)
-          .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-
   private final SourceFile file;
   private final String path;
+  private final JsonLimits limits;
+  private final ObjectReader record;
   private long ringsClosed;
 
   /** A source reading a local file. */
@@ -52,10 +49,21 @@ public final class GeoJsonSeqSource {
     this(new SourceFile.Local(path.toString()));
   }
 
-  /** A source reading {@code file}. */
+  /** A source reading {@code file} under the default limits. */
   public GeoJsonSeqSource(SourceFile file) {
+    this(file, JsonLimits.DEFAULT);
+  }
+
+  /** A source reading {@code file}, each record under {@code limits}. */
+  public GeoJsonSeqSource(SourceFile file, JsonLimits limits) {
     this.file = file;
     this.path = file.describe();
+    this.limits = limits;
+    this.record =
+        limits
+            .mapper()
+            .readerFor(JsonNode.class)
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   }
 
   /**
@@ -101,10 +109,10 @@ public final class GeoJsonSeqSource {
   public void forEach(Range range, Consumer<Feature> action, Consumer<BadFeature> bad)
       throws IOException {
     GeoJsonFeatures features = new GeoJsonFeatures();
-    PlainGeoJsonRecord plain = new PlainGeoJsonRecord();
+    PlainGeoJsonRecord plain = new PlainGeoJsonRecord(limits.mapper());
     long offset = Math.max(0, range.start() - 1);
     try (InputStream in = file.open(offset)) {
-      Lines lines = new Lines(in);
+      Lines lines = new Lines(in, limits.maxRecordBytes());
       if (range.start() > 0) {
         // Skip the tail of the record that started in the previous range.
         offset += lines.next();
@@ -140,7 +148,7 @@ public final class GeoJsonSeqSource {
           new BadFeature(
               "record at byte " + at,
               "longer than "
-                  + JsonLimits.MAX_RECORD_BYTES
+                  + limits.maxRecordBytes()
                   + " bytes, the most tilebeam reads as one record; skipped unread"));
       return;
     }
@@ -159,7 +167,7 @@ public final class GeoJsonSeqSource {
     // Not of the plain kind: the tree reading repairs what it can and names what is wrong.
     JsonNode node;
     try {
-      node = RECORD.readValue(bytes, from, length - from);
+      node = record.readValue(bytes, from, length - from);
     } catch (StreamConstraintsException e) {
       bad.accept(
           new BadFeature(
@@ -167,7 +175,7 @@ public final class GeoJsonSeqSource {
               "exceeds a reading limit: "
                   + e.getOriginalMessage()
                   + " ("
-                  + JsonLimits.SUMMARY
+                  + limits.summary()
                   + ")"));
       return;
     } catch (JsonProcessingException e) {
@@ -212,9 +220,11 @@ public final class GeoJsonSeqSource {
     private byte[] line = new byte[4096];
     private int length;
     private boolean tooLong;
+    private final int maxBytes;
 
-    Lines(InputStream in) {
+    Lines(InputStream in, int maxBytes) {
       this.in = in;
+      this.maxBytes = maxBytes;
     }
 
     /** Whether the stream has no byte left. */
@@ -273,7 +283,7 @@ public final class GeoJsonSeqSource {
     }
 
     private void append(int from, int n) {
-      if (tooLong || (long) length + n > JsonLimits.MAX_RECORD_BYTES) {
+      if (tooLong || (long) length + n > maxBytes) {
         // Counted, not kept: a line of gigabytes must not take the heap.
         tooLong = true;
         length = 0;

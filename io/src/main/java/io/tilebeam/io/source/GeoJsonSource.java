@@ -25,11 +25,11 @@ import java.util.function.Consumer;
  */
 public final class GeoJsonSource {
 
-  private static final ObjectMapper MAPPER = GeoJsonFeatures.MAPPER;
-  private static final JsonFactory FACTORY = MAPPER.getFactory();
-
   private final SourceFile file;
   private final String path;
+  private final JsonLimits limits;
+  private final ObjectMapper mapper;
+  private final JsonFactory factory;
   private long ringsClosed;
 
   /** A source reading a local file. */
@@ -37,10 +37,18 @@ public final class GeoJsonSource {
     this(new SourceFile.Local(path.toString()));
   }
 
-  /** A source reading {@code file}. */
+  /** A source reading {@code file} under the default limits. */
   public GeoJsonSource(SourceFile file) {
+    this(file, JsonLimits.DEFAULT);
+  }
+
+  /** A source reading {@code file}, each feature under {@code limits}. */
+  public GeoJsonSource(SourceFile file, JsonLimits limits) {
     this.file = file;
     this.path = file.describe();
+    this.limits = limits;
+    this.mapper = limits.mapper();
+    this.factory = mapper.getFactory();
   }
 
   /**
@@ -50,13 +58,13 @@ public final class GeoJsonSource {
    */
   public Optional<String> declaredCrs() throws IOException {
     try (InputStream in = new BufferedInputStream(file.open(0), 1 << 16);
-        JsonParser p = FACTORY.createParser(in)) {
+        JsonParser p = factory.createParser(in)) {
       expect(p, p.nextToken(), JsonToken.START_OBJECT);
       for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
         String name = p.currentName();
         p.nextToken();
         if (name.equals("crs")) {
-          JsonNode crs = MAPPER.readTree(p);
+          JsonNode crs = mapper.readTree(p);
           String named = crs.path("properties").path("name").asText(null);
           return Optional.ofNullable(named);
         }
@@ -84,7 +92,7 @@ public final class GeoJsonSource {
     GeoJsonFeatures features = new GeoJsonFeatures();
     long skip;
     try (InputStream in = new BufferedInputStream(file.open(0), 1 << 16);
-        JsonParser p = FACTORY.createParser(in)) {
+        JsonParser p = factory.createParser(in)) {
       expect(p, p.nextToken(), JsonToken.START_OBJECT);
       skip = -1;
       boolean sawFeatures = false;
@@ -136,7 +144,7 @@ public final class GeoJsonSource {
       JsonLocation at = p.currentTokenLocation();
       JsonNode node;
       try {
-        node = MAPPER.readTree(p);
+        node = mapper.readTree(p);
       } catch (StreamConstraintsException e) {
         long offset = base + at.getByteOffset();
         bad.accept(
@@ -145,7 +153,7 @@ public final class GeoJsonSource {
                 "exceeds a reading limit: "
                     + e.getOriginalMessage()
                     + " ("
-                    + JsonLimits.SUMMARY
+                    + limits.summary()
                     + ")"));
         return offset;
       }
@@ -183,7 +191,7 @@ public final class GeoJsonSource {
             new SequenceInputStream(
                 new ByteArrayInputStream(prefix),
                 new BufferedInputStream(file.open(end), 1 << 16));
-        JsonParser p = FACTORY.createParser(in)) {
+        JsonParser p = factory.createParser(in)) {
       p.nextToken(); // [
       p.nextToken(); // null
       return readArray(p, base, features, action, bad);

@@ -2,65 +2,93 @@ package io.tilebeam.io.source;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Serializable;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The limits that keep one feature of a GeoJSON or GeoJSONSeq source from taking the reader's
  * memory, and what a feature past one gets: it is dead-lettered with its byte offset and the limit
- * it broke, and the features after it are read as usual (a run never fails for one feature).
- *
- * <ul>
- *   <li>a string (a property's value, an id): {@value #MAX_STRING_CHARS} characters;
- *   <li>nesting of arrays and objects: {@value #MAX_NESTING} levels;
- *   <li>a number: {@value #MAX_NUMBER_CHARS} characters;
- *   <li>a GeoJSONSeq record (a line): {@value #MAX_RECORD_BYTES} bytes, skipped unread beyond that.
- * </ul>
+ * it broke, and the features after it are read as usual (a run never fails for one feature). A job
+ * may set them per source ({@code source.limits}); set limits enter the layer's work keys, since
+ * they decide which features reach the tiles.
  *
  * <p>Coordinates per geometry have no limit of their own: a geometry is bounded by its record (or,
  * in a whole-file GeoJSON, by the heap: a country of a million vertices is an ordinary feature).
+ *
+ * @param maxStringChars the longest string read (a property's value, an id)
+ * @param maxNesting the deepest nesting of arrays and objects read
+ * @param maxRecordBytes the longest GeoJSONSeq record (line) read, held whole while it is parsed
  */
-final class JsonLimits {
+public record JsonLimits(int maxStringChars, int maxNesting, int maxRecordBytes)
+    implements Serializable {
+
+  private static final long serialVersionUID = 1L;
 
   /**
-   * The longest string read: Jackson's own default. A longer property would be copied into every
-   * tile its feature meets.
+   * The defaults: 20,000,000 characters a string (Jackson's own default; a longer property would be
+   * copied into every tile its feature meets), 1,000 levels, 128 MiB a record (a country of over a
+   * million vertices at full precision is about 40 MB).
    */
-  static final int MAX_STRING_CHARS = 20_000_000;
+  public static final JsonLimits DEFAULT = new JsonLimits(20_000_000, 1000, 128 << 20);
 
-  /** The deepest nesting read. */
-  static final int MAX_NESTING = 1000;
-
-  /** The longest number read. */
+  /** The longest number read; not a setting: no coordinate or value needs a thousand digits. */
   static final int MAX_NUMBER_CHARS = 1000;
 
+  private static final Map<JsonLimits, ObjectMapper> MAPPERS = new ConcurrentHashMap<>();
+
+  /** Checks every field against the range a reader can honour. */
+  public JsonLimits {
+    check("maxStringChars", maxStringChars, 1_000, 1_000_000_000);
+    check("maxNesting", maxNesting, 16, 10_000);
+    check("maxRecordBytes", maxRecordBytes, 1 << 20, 1 << 30);
+  }
+
+  private static void check(String name, long value, long min, long max) {
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(
+          name + " must be in [" + min + ", " + max + "], was " + value);
+    }
+  }
+
+  /** These limits, as a dead letter names them. */
+  String summary() {
+    return "tilebeam reads strings of up to "
+        + maxStringChars
+        + " characters, numbers of up to "
+        + MAX_NUMBER_CHARS
+        + " characters and "
+        + maxNesting
+        + " levels of nesting";
+  }
+
   /**
-   * The longest GeoJSONSeq record read, held whole while it is parsed: a country of over a million
-   * vertices at full precision is about 40 MB.
+   * The reader of features under these limits (one per distinct limits, shared): NaN and Infinity
+   * literals read (common writers emit them; the features holding them are dead-lettered), doubles
+   * parsed by the fast parser (correctly rounded, as Double.parseDouble).
    */
-  static final int MAX_RECORD_BYTES = 128 << 20;
-
-  /** The limits, as a dead letter names them. */
-  static final String SUMMARY =
-      "tilebeam reads strings of up to "
-          + MAX_STRING_CHARS
-          + " characters, numbers of up to "
-          + MAX_NUMBER_CHARS
-          + " characters and "
-          + MAX_NESTING
-          + " levels of nesting";
-
-  private JsonLimits() {}
-
-  /** Jackson's constraints set to these limits. */
-  static JsonFactory apply(JsonFactory factory) {
-    factory.setStreamReadConstraints(
-        StreamReadConstraints.builder()
-            .maxStringLength(MAX_STRING_CHARS)
-            .maxNestingDepth(MAX_NESTING)
-            .maxNumberLength(MAX_NUMBER_CHARS)
-            .build());
-    return factory;
+  ObjectMapper mapper() {
+    return MAPPERS.computeIfAbsent(
+        this,
+        l -> {
+          JsonFactory factory = new JsonFactory();
+          factory.setStreamReadConstraints(
+              StreamReadConstraints.builder()
+                  .maxStringLength(l.maxStringChars())
+                  .maxNestingDepth(l.maxNesting())
+                  .maxNumberLength(MAX_NUMBER_CHARS)
+                  .build());
+          return JsonMapper.builder(factory)
+              .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+              .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
+              .build();
+        });
   }
 
   /**

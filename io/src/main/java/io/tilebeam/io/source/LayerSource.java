@@ -37,12 +37,12 @@ final class LayerSource implements AutoCloseable {
       throws IOException {
     switch (spec.format()) {
       case "geojson" -> {
-        GeoJsonSource source = new GeoJsonSource(spec.file());
+        GeoJsonSource source = new GeoJsonSource(spec.file(), spec.limits());
         source.forEach(action, bad);
         ringsClosed += source.ringsClosed();
       }
       case "geojsonseq" -> {
-        GeoJsonSeqSource source = new GeoJsonSeqSource(spec.file());
+        GeoJsonSeqSource source = new GeoJsonSeqSource(spec.file(), spec.limits());
         source.forEach(split.range(), action, bad);
         ringsClosed += source.ringsClosed();
       }

@@ -3,6 +3,7 @@ package io.tilebeam.io.source;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.transforms.feature.Feature;
 import java.io.IOException;
@@ -40,6 +41,7 @@ final class PlainGeoJsonRecord {
     }
   }
 
+  private final ObjectMapper mapper;
   private final GeometryFactory factory = new GeometryFactory();
   private final SourceFeatures features = new SourceFeatures();
   private final List<Coordinate> positions = new ArrayList<>();
@@ -47,8 +49,18 @@ final class PlainGeoJsonRecord {
   /**
    * The feature of the record in {@code bytes[from, from + length)}, or null (read it as a tree).
    */
+  /** A reader whose parser keeps {@code mapper}'s limits. */
+  PlainGeoJsonRecord(ObjectMapper mapper) {
+    this.mapper = mapper;
+  }
+
+  /** A reader under the default limits. */
+  PlainGeoJsonRecord() {
+    this(GeoJsonFeatures.MAPPER);
+  }
+
   Feature read(byte[] bytes, int from, int length) {
-    try (JsonParser p = GeoJsonFeatures.MAPPER.createParser(bytes, from, length)) {
+    try (JsonParser p = mapper.createParser(bytes, from, length)) {
       Feature f = feature(p);
       return p.nextToken() == null ? f : null;
     } catch (NotPlain | IOException | RuntimeException e) {

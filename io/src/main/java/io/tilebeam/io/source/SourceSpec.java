@@ -17,6 +17,7 @@ import java.io.Serializable;
  * @param indexed whether groups of claimed tiles read their own features (FlatGeobuf with an index,
  *     PostGIS) rather than taking them from one pass over the source
  * @param cut how features are cut into pieces
+ * @param limits the reading limits of a GeoJSON or GeoJSONSeq source
  */
 public record SourceSpec(
     SourceFile file,
@@ -24,7 +25,8 @@ public record SourceSpec(
     String format,
     String idColumn,
     boolean indexed,
-    CutSpec cut)
+    CutSpec cut,
+    JsonLimits limits)
     implements Serializable {
 
   /** The source's CRS, east/north. */

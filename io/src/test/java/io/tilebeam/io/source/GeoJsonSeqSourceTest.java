@@ -125,16 +125,16 @@ class GeoJsonSeqSourceTest {
   }
 
   /**
-   * A record with a string past {@link JsonLimits#MAX_STRING_CHARS}, and one longer than {@link
-   * JsonLimits#MAX_RECORD_BYTES} (skipped without being held), each cost only themselves, with
-   * their byte offsets; the records around them are read.
+   * A record with a string past the default {@link JsonLimits#maxStringChars}, and one longer than
+   * the default {@link JsonLimits#maxRecordBytes} (skipped without being held), each cost only
+   * themselves, with their byte offsets; the records around them are read.
    */
   @Test
   void recordsPastAReadingLimitCostOnlyThemselves() throws IOException {
     Path file = dir.resolve("limits.geojsonseq");
     String longString =
         "{\"type\":\"Feature\",\"properties\":{\"note\":\""
-            + "x".repeat(JsonLimits.MAX_STRING_CHARS + 1)
+            + "x".repeat(JsonLimits.DEFAULT.maxStringChars() + 1)
             + "\"},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}\n";
     long longStringAt = FEATURES.get(0).length() + 1;
     long longLineAt = longStringAt + longString.length();
@@ -146,7 +146,7 @@ class GeoJsonSeqSourceTest {
           "{\"type\":\"Feature\",\"properties\":{\"pad\":\"".getBytes(StandardCharsets.UTF_8));
       byte[] pad = new byte[1 << 20];
       java.util.Arrays.fill(pad, (byte) 'y');
-      for (long n = 0; n <= JsonLimits.MAX_RECORD_BYTES; n += pad.length) {
+      for (long n = 0; n <= JsonLimits.DEFAULT.maxRecordBytes(); n += pad.length) {
         out.write(pad);
       }
       out.write("\"},\"geometry\":null}\n".getBytes(StandardCharsets.UTF_8));
@@ -164,7 +164,7 @@ class GeoJsonSeqSourceTest {
         r.bad().get(0).reason());
     assertEquals(
         "longer than "
-            + JsonLimits.MAX_RECORD_BYTES
+            + JsonLimits.DEFAULT.maxRecordBytes()
             + " bytes, the most tilebeam reads as one"
             + " record; skipped unread",
         r.bad().get(1).reason());

@@ -95,23 +95,24 @@ class GeoJsonSourceTest {
   }
 
   /**
-   * A feature past a reading limit (a string longer than {@link JsonLimits#MAX_STRING_CHARS}, a
-   * nesting deeper than {@link JsonLimits#MAX_NESTING}) is dead-lettered with its byte offset, and
-   * the features after it are read: in the middle of the array, and as its last element.
+   * A feature past a reading limit (a string longer than the default {@link
+   * JsonLimits#maxStringChars}, a nesting deeper than the default {@link JsonLimits#maxNesting}) is
+   * dead-lettered with its byte offset, and the features after it are read: in the middle of the
+   * array, and as its last element.
    */
   @Test
   void aFeaturePastAReadingLimitCostsOnlyItself() throws IOException {
     String point = "{\"type\":\"Point\",\"coordinates\":[1,2]}";
     String huge =
         "{\"type\":\"Feature\",\"properties\":{\"note\":\""
-            + "\\\"x".repeat(JsonLimits.MAX_STRING_CHARS / 2 + 1)
+            + "\\\"x".repeat(JsonLimits.DEFAULT.maxStringChars() / 2 + 1)
             + "\"},\"geometry\":"
             + point
             + "}";
     String deep =
         "{\"type\":\"Feature\",\"properties\":{\"a\":"
-            + "[".repeat(JsonLimits.MAX_NESTING + 1)
-            + "]".repeat(JsonLimits.MAX_NESTING + 1)
+            + "[".repeat(JsonLimits.DEFAULT.maxNesting() + 1)
+            + "]".repeat(JsonLimits.DEFAULT.maxNesting() + 1)
             + "},\"geometry\":"
             + point
             + "}";

@@ -10,6 +10,7 @@ import io.tilebeam.io.sink.OutputChecks;
 import io.tilebeam.io.sink.OutputLocation;
 import io.tilebeam.io.sink.PostGisTileSink;
 import io.tilebeam.io.sink.PublishSpec;
+import io.tilebeam.io.source.JsonLimits;
 import io.tilebeam.io.source.SourceSpec;
 import io.tilebeam.pipeline.job.JobSpec.ExtentSpec;
 import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
@@ -190,7 +191,8 @@ public final class JobPlan {
                 l.maxZoom(),
                 buffer,
                 simplify,
-                render.cutterGridDigits())),
+                render.cutterGridDigits()),
+            l.sourceOptions().limits() != null ? l.sourceOptions().limits() : JsonLimits.DEFAULT),
         render,
         publish);
   }

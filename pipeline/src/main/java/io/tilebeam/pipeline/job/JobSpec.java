@@ -1,5 +1,6 @@
 package io.tilebeam.pipeline.job;
 
+import io.tilebeam.io.source.JsonLimits;
 import java.util.List;
 
 /**
@@ -67,6 +68,7 @@ public record JobSpec(String namespace, List<LayerSpec> layers) {
    * @param geometryColumn the geometry column, when the table has several (postgis)
    * @param version the version of the data, which enters the work keys (postgis)
    * @param versionQuery SQL whose one value is that version (postgis)
+   * @param limits the reading limits the job sets (geojson, geojsonseq), null for the defaults
    */
   public record SourceOptions(
       String idColumn,
@@ -74,7 +76,8 @@ public record JobSpec(String namespace, List<LayerSpec> layers) {
       String query,
       String geometryColumn,
       String version,
-      String versionQuery) {}
+      String versionQuery,
+      JsonLimits limits) {}
 
   /**
    * An extent: {@code [west, south, east, north]} in {@code crs}, east/north axis order.

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.tilebeam.io.source.JsonLimits;
 import io.tilebeam.pipeline.job.JobSpec.ExtentSpec;
 import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
 import io.tilebeam.pipeline.job.JobSpec.SourceOptions;
@@ -187,7 +188,8 @@ public final class JobSpecParser {
             "query",
             "geometryColumn",
             "version",
-            "versionQuery"));
+            "versionQuery",
+            "limits"));
     String sourceFormat =
         choice(source, "format", path + ".source.format", SOURCE_FORMATS, READ_FORMATS);
     SourceOptions options = sourceOptions(source, sourceFormat, path + ".source");
@@ -236,7 +238,8 @@ public final class JobSpecParser {
             optionalText(source, "query", path + ".query"),
             optionalText(source, "geometryColumn", path + ".geometryColumn"),
             optionalText(source, "version", path + ".version"),
-            optionalText(source, "versionQuery", path + ".versionQuery"));
+            optionalText(source, "versionQuery", path + ".versionQuery"),
+            limits(source.get("limits"), format, path + ".limits"));
     if (postgis) {
       if ((options.table() == null) == (options.query() == null)) {
         throw new JobSpecException(
@@ -253,6 +256,48 @@ public final class JobSpecParser {
       }
     }
     return options;
+  }
+
+  /**
+   * The reading limits a GeoJSON or GeoJSONSeq source sets ({@code maxStringChars}, {@code
+   * maxNesting}, and for GeoJSONSeq {@code maxRecordBytes}), the defaults filling the rest; null
+   * when the job sets none.
+   */
+  private static JsonLimits limits(JsonNode node, String format, String path) {
+    if (node == null) {
+      return null;
+    }
+    if (!format.equals("geojson") && !format.equals("geojsonseq")) {
+      throw new JobSpecException(
+          path, node, "is only used with source formats geojson and geojsonseq");
+    }
+    if (!node.isObject()) {
+      throw new JobSpecException(path, node, "must be a mapping");
+    }
+    Set<String> fields =
+        format.equals("geojsonseq")
+            ? Set.of("maxStringChars", "maxNesting", "maxRecordBytes")
+            : Set.of("maxStringChars", "maxNesting");
+    allowOnly(node, path + ".", fields);
+    JsonLimits d = JsonLimits.DEFAULT;
+    int[] values = {d.maxStringChars(), d.maxNesting(), d.maxRecordBytes()};
+    String[] names = {"maxStringChars", "maxNesting", "maxRecordBytes"};
+    for (int k = 0; k < names.length; k++) {
+      JsonNode v = node.get(names[k]);
+      if (v == null) {
+        continue;
+      }
+      if (!v.canConvertToInt() || !v.isIntegralNumber()) {
+        throw new JobSpecException(path + "." + names[k], v, "must be a whole number");
+      }
+      values[k] = v.intValue();
+    }
+    try {
+      return new JsonLimits(values[0], values[1], values[2]);
+    } catch (IllegalArgumentException e) {
+      String field = e.getMessage().substring(0, e.getMessage().indexOf(' '));
+      throw new JobSpecException(path + "." + field, node.get(field), e.getMessage());
+    }
   }
 
   private static List<ExtentSpec> extents(JsonNode node, String path) {

@@ -5,6 +5,7 @@ import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.sink.GcsSettings;
 import io.tilebeam.io.source.FlatGeobufSource;
 import io.tilebeam.io.source.GeoJsonSource;
+import io.tilebeam.io.source.JsonLimits;
 import io.tilebeam.io.source.PostGisSource;
 import io.tilebeam.io.source.SourceFieldException;
 import io.tilebeam.io.source.SourceFile;
@@ -55,8 +56,21 @@ record ResolvedSource(
         declared = fgb.declaredCrs();
         indexed = fgb.indexed();
       }
-      // The id column decides the ids, so it is part of what the layer's keys are made from.
-      String identity = file.identity() + (idColumn == null ? "" : "#idColumn=" + idColumn);
+      // The id column decides the ids, and set reading limits which features are read: both are
+      // part of what the layer's keys are made from (the defaults add nothing, so the keys of jobs
+      // that set none are what they were).
+      JsonLimits limits = l.sourceOptions().limits();
+      String identity =
+          file.identity()
+              + (idColumn == null ? "" : "#idColumn=" + idColumn)
+              + (limits == null
+                  ? ""
+                  : "#limits="
+                      + limits.maxStringChars()
+                      + ","
+                      + limits.maxNesting()
+                      + ","
+                      + limits.maxRecordBytes());
       return new ResolvedSource(file, null, indexed, declared, identity);
     } catch (SourceFormatException e) {
       throw new JobSpecException(path + ".source.uri", l.sourceUri(), e.getMessage(), e);

@@ -104,6 +104,56 @@ class PreflightTest {
     assertEquals(List.of(), crossing.warnings());
   }
 
+  /**
+   * A job may set a GeoJSONSeq source's reading limits: a feature past them is dead-lettered and
+   * the others published; set limits enter the layer's work keys (the defaults add nothing); a
+   * limit out of range, or on a format that has none, is refused at its line.
+   */
+  @Test
+  void aSourcesReadingLimitsAreSettingsThatEnterTheKeys() throws IOException {
+    Path seq = dir.resolve("long.geojsonseq");
+    Files.writeString(
+        seq,
+        "{\"type\":\"Feature\",\"id\":\"short\",\"properties\":{\"n\":\"x\"},"
+            + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[2,50]}}\n"
+            + "{\"type\":\"Feature\",\"id\":\"long\",\"properties\":{\"n\":\""
+            + "y".repeat(2000)
+            + "\"},\"geometry\":{\"type\":\"Point\",\"coordinates\":[3,51]}}\n");
+    String base =
+        TestJobs.islandsJob(dir.resolve("out").toString())
+            .replace("uri: " + TestJobs.SAMPLE_SOURCE, "uri: " + seq)
+            .replace("format: geojson", "format: geojsonseq")
+            .replace("zooms: [0, 3]", "zooms: [0, 1]");
+    String limited =
+        base.replace(
+            "      format: geojsonseq",
+            "      format: geojsonseq\n      limits: {maxStringChars: 1000}");
+    Path report = dir.resolve("report.json");
+
+    TestJobs.Result r = run(writeJob(limited), "--report", report.toString());
+
+    assertEquals(ExitCode.OK, r.code(), r.err());
+    JsonNode counts = new ObjectMapper().readTree(report.toFile());
+    assertEquals(1, counts.get("featuresDeadLettered").asLong(), counts.toString());
+    String records = Files.readString(dir.resolve("out/_failed/islands/features.jsonl"));
+    assertTrue(records.contains("exceeds the maximum length (1000)"), records);
+    String keyed =
+        JobPlan.resolve(JobSpecParser.parse(limited)).layers().get(0).template().source();
+    String plain = JobPlan.resolve(JobSpecParser.parse(base)).layers().get(0).template().source();
+    assertEquals(plain + "#limits=1000,1000,134217728", keyed);
+
+    TestJobs.Result small =
+        run(writeJob(limited.replace("{maxStringChars: 1000}", "{maxNesting: 5}")));
+    assertEquals(ExitCode.BAD_INPUT, small.code(), small.err());
+    assertTrue(
+        small
+            .err()
+            .contains(
+                "layers[0].source.limits.maxNesting: maxNesting must be in [16, 10000], was 5"
+                    + " (value: '5', line 7)"),
+        small.err());
+  }
+
   @Test
   void aReportInAMissingDirectoryIsRefusedBeforeAnyClaim() throws IOException {
     Path report = dir.resolve("missing/report.json");
