@@ -1,5 +1,6 @@
 package io.tilebeam.io.ledger;
 
+import io.tilebeam.io.pg.PgConnections;
 import io.tilebeam.io.retry.Retrier;
 import io.tilebeam.io.retry.RetryPolicy;
 import java.sql.SQLException;
@@ -63,7 +64,9 @@ public final class RetryingLedger implements AutoCloseable {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof SQLException sql) {
         String state = sql.getSQLState();
-        if (state != null && (state.startsWith("08") || TRANSIENT_STATES.contains(state))) {
+        // Set.of(...) refuses to look null up: a state-less failure is checked before it is.
+        if (PgConnections.connectionFailed(sql)
+            || (state != null && TRANSIENT_STATES.contains(state))) {
           return true;
         }
       }
@@ -84,8 +87,7 @@ public final class RetryingLedger implements AutoCloseable {
             return statement.run(ledger());
           } catch (SQLException e) {
             // A lost or silent connection is told in words, with the ledger's URL.
-            boolean connection = e.getSQLState() != null && e.getSQLState().startsWith("08");
-            throw config != null && connection ? config.explain(e) : e;
+            throw config != null && PgConnections.connectionFailed(e) ? config.explain(e) : e;
           }
         },
         // Whatever broke, a fresh connection costs little next to a retry on a dead one.

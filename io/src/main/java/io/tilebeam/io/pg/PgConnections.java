@@ -94,6 +94,14 @@ public final class PgConnections {
     return new Explained(mask(jdbcUrl) + ": " + what, e);
   }
 
+  /**
+   * Whether {@code e} is the connection's failure (SQLSTATE class 08: refused, lost, timed out),
+   * not the statement's: the server may come back, so it is no fault of the job or the data.
+   */
+  public static boolean connectionFailed(SQLException e) {
+    return e.getSQLState() != null && e.getSQLState().startsWith("08");
+  }
+
   /** Whether the URL sets its own lock timeout ({@code options=-c lock_timeout=...}). */
   private static boolean setsLockTimeout(Properties settings) {
     return settings.getProperty("options", "").contains("lock_timeout");

@@ -21,6 +21,16 @@ final class DeadLetterRecords {
 
   private DeadLetterRecords() {}
 
+  /**
+   * What a store holding {@code existing} records holds once {@code lines} are added: their union,
+   * folded. Equal to {@code existing} when the lines bring nothing new.
+   */
+  static SortedSet<String> merge(Collection<String> existing, Collection<String> lines) {
+    SortedSet<String> union = new TreeSet<>(existing);
+    union.addAll(lines);
+    return fold(union);
+  }
+
   /** The records of {@code lines}, folded; a line that is not a JSON object stays as it is. */
   static SortedSet<String> fold(Collection<String> lines) {
     Map<String, SortedSet<String>> tilesOf = new TreeMap<>();

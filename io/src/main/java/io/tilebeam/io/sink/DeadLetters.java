@@ -132,9 +132,7 @@ public final class DeadLetters
         existing.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
         existing.remove("");
       }
-      SortedSet<String> union = new TreeSet<>(existing);
-      union.addAll(lines);
-      SortedSet<String> all = DeadLetterRecords.fold(union);
+      SortedSet<String> all = DeadLetterRecords.merge(existing, lines);
       if (all.equals(existing)) {
         return all.size(); // nothing new: leave the file as it is
       }

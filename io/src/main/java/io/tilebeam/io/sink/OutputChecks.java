@@ -2,6 +2,7 @@ package io.tilebeam.io.sink;
 
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageException;
+import io.tilebeam.io.pg.PgConnections;
 import io.tilebeam.io.retry.Retrier;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,7 +87,7 @@ public final class OutputChecks {
         }
       }
     } catch (SQLException e) {
-      if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+      if (PgConnections.connectionFailed(e)) {
         // Unreachable is not a fault of the job: the server may be down or the network sick.
         throw new IllegalStateException("cannot reach the output database " + e.getMessage(), e);
       }

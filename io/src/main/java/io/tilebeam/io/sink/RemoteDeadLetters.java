@@ -67,9 +67,7 @@ final class RemoteDeadLetters {
             }
           }
         }
-        SortedSet<String> union = new TreeSet<>(existing);
-        union.addAll(lines);
-        SortedSet<String> all = DeadLetterRecords.fold(union);
+        SortedSet<String> all = DeadLetterRecords.merge(existing, lines);
         if (current != null && all.equals(existing)) {
           return all.size(); // nothing new
         }

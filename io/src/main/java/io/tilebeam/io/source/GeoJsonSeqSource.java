@@ -169,14 +169,7 @@ public final class GeoJsonSeqSource {
     try {
       node = record.readValue(bytes, from, length - from);
     } catch (StreamConstraintsException e) {
-      bad.accept(
-          new BadFeature(
-              "record at byte " + at,
-              "exceeds a reading limit: "
-                  + e.getOriginalMessage()
-                  + " ("
-                  + limits.summary()
-                  + ")"));
+      bad.accept(new BadFeature("record at byte " + at, limits.broken(e)));
       return;
     } catch (JsonProcessingException e) {
       bad.accept(

@@ -147,14 +147,7 @@ public final class GeoJsonSource {
         node = mapper.readTree(p);
       } catch (StreamConstraintsException e) {
         long offset = base + at.getByteOffset();
-        bad.accept(
-            new BadFeature(
-                "feature at byte " + offset,
-                "exceeds a reading limit: "
-                    + e.getOriginalMessage()
-                    + " ("
-                    + limits.summary()
-                    + ")"));
+        bad.accept(new BadFeature("feature at byte " + offset, limits.broken(e)));
         return offset;
       }
       Feature feature;
@@ -214,7 +207,7 @@ public final class GeoJsonSource {
     if (id != null) {
       return id;
     }
-    return "feature at " + (base == 0 ? describe(at) : "byte " + (base + at.getByteOffset()));
+    return "feature at " + where(at, base);
   }
 
   private void expect(JsonParser p, JsonToken actual, JsonToken expected) {
@@ -233,7 +226,7 @@ public final class GeoJsonSource {
 
   private SourceFormatException corrupt(JsonProcessingException e, long base) {
     JsonLocation at = e.getLocation();
-    String where = base == 0 || at == null ? describe(at) : "byte " + (base + at.getByteOffset());
+    String where = where(at, base);
     return new SourceFormatException(
         path
             + ": corrupt JSON"
@@ -241,6 +234,15 @@ public final class GeoJsonSource {
             + ": "
             + e.getOriginalMessage(),
         e);
+  }
+
+  /**
+   * Where a token a parser over the file from byte {@code base} saw is: its line and column too
+   * when that parser read the file from its start, else its byte; null when the parser does not
+   * know.
+   */
+  private static String where(JsonLocation at, long base) {
+    return base == 0 || at == null ? describe(at) : "byte " + (base + at.getByteOffset());
   }
 
   /** Where a token is: line, column and byte, each only when the parser knows it; else null. */

@@ -3,6 +3,7 @@ package io.tilebeam.io.source;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -57,8 +58,13 @@ public record JsonLimits(int maxStringChars, int maxNesting, int maxRecordBytes)
     }
   }
 
+  /** Why a feature that broke one of these limits is dead-lettered: the limit and all of them. */
+  String broken(StreamConstraintsException e) {
+    return "exceeds a reading limit: " + e.getOriginalMessage() + " (" + summary() + ")";
+  }
+
   /** These limits, as a dead letter names them. */
-  String summary() {
+  private String summary() {
     return "tilebeam reads strings of up to "
         + maxStringChars
         + " characters, numbers of up to "

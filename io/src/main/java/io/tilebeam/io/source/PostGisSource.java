@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.io.Locations;
 import io.tilebeam.io.ledger.LedgerConfig;
+import io.tilebeam.io.pg.PgConnections;
 import io.tilebeam.io.sink.PostGisTables;
 import io.tilebeam.transforms.key.CanonicalJson;
 import io.tilebeam.transforms.key.Sha256;
@@ -149,7 +150,7 @@ public record PostGisSource(
           srid > 0 ? crsOf(c, srid) : null,
           identity);
     } catch (SQLException e) {
-      if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
+      if (PgConnections.connectionFailed(e)) {
         // Unreachable is not a fault of the job: the server may be down or the network sick.
         throw new IllegalStateException("cannot reach the source database " + e.getMessage(), e);
       }

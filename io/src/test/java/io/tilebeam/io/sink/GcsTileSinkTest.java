@@ -10,13 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.BlobInfo;
 import com.google.cloud.storage.Storage;
-import io.tilebeam.io.format.GeoJsonFormat;
 import io.tilebeam.io.retry.Retrier;
 import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.io.sink.GcsStandIn.Fault;
 import io.tilebeam.io.sink.GcsStandIn.StoredObject;
 import io.tilebeam.io.sink.PublishResult.Outcome;
-import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.outcome.TileDataException;
@@ -69,12 +67,8 @@ class GcsTileSinkTest {
   }
 
   private PublishSpec spec(String uri) {
-    return new PublishSpec(
-        uri,
-        OutputLocation.parse(uri, "geojson", null),
-        new GeoJsonFormat(),
-        CrsRef.of("EPSG:3857"),
-        new GcsSettings(server.endpoint(), "test", RetryPolicy.DEFAULT));
+    return SinkTestTiles.geoJsonSpec(
+        uri, new GcsSettings(server.endpoint(), "test", RetryPolicy.DEFAULT));
   }
 
   private GcsTileSink sink(StepListener steps, int resumableAbove) {

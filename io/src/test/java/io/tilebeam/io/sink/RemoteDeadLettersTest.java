@@ -2,7 +2,6 @@ package io.tilebeam.io.sink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.tilebeam.io.format.GeoJsonFormat;
 import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.transforms.crs.CrsRef;
 import java.nio.charset.StandardCharsets;
@@ -32,12 +31,8 @@ class RemoteDeadLettersTest {
       server.createBucket("dead");
       String uri = "gs://dead/tiles";
       PublishSpec spec =
-          new PublishSpec(
-              uri,
-              OutputLocation.parse(uri, "geojson", null),
-              new GeoJsonFormat(),
-              CrsRef.of("EPSG:3857"),
-              new GcsSettings(server.endpoint(), "test", RetryPolicy.DEFAULT));
+          SinkTestTiles.geoJsonSpec(
+              uri, new GcsSettings(server.endpoint(), "test", RetryPolicy.DEFAULT));
       assertEquals(
           2,
           RemoteDeadLetters.mergeIntoObject(

@@ -1,5 +1,7 @@
 package io.tilebeam.io.sink;
 
+import io.tilebeam.io.format.GeoJsonFormat;
+import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.outcome.FeatureFailure;
@@ -30,6 +32,16 @@ final class SinkTestTiles {
           "{}");
 
   private SinkTestTiles() {}
+
+  /** GeoJSON tiles in EPSG:3857 published to {@code uri}, a directory or a GCS prefix. */
+  static PublishSpec geoJsonSpec(String uri, GcsSettings gcs) {
+    return new PublishSpec(
+        uri,
+        OutputLocation.parse(uri, "geojson", null),
+        new GeoJsonFormat(),
+        CrsRef.of("EPSG:3857"),
+        gcs);
+  }
 
   /**
    * Tile 3/x/y of layer {@code roads} rendered: one feature {@code a} at {@code pointWkt}, and the

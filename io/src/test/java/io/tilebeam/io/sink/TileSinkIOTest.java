@@ -3,10 +3,8 @@ package io.tilebeam.io.sink;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.tilebeam.io.format.GeoJsonFormat;
 import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.ledger.TestLedgers;
-import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.outcome.FeatureFailure;
 import io.tilebeam.transforms.reproject.RenderedTile;
@@ -51,13 +49,7 @@ public class TileSinkIOTest {
   public void everyTileIsPublishedAndItsDeadLettersPassedOnOnce() throws Exception {
     Path root = folder.getRoot().toPath();
     String uri = root.toUri().toString();
-    PublishSpec spec =
-        new PublishSpec(
-            uri,
-            OutputLocation.parse(uri, "geojson", null),
-            new GeoJsonFormat(),
-            CrsRef.of("EPSG:3857"),
-            GcsSettings.fromEnvironment());
+    PublishSpec spec = SinkTestTiles.geoJsonSpec(uri, GcsSettings.fromEnvironment());
     FeatureFailure beyond = new FeatureFailure("roads", "b", "3/1/2", "geometry", "beyond repair");
     FeatureFailure empty = new FeatureFailure("roads", "c", "3/1/2", "geometry", "empty");
     List<RenderedTile> tiles = new ArrayList<>();
