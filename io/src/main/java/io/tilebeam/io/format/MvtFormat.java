@@ -1,11 +1,11 @@
 package io.tilebeam.io.format;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.crs.CrsRef;
-import io.tilebeam.transforms.key.CanonicalJson;
+import io.tilebeam.transforms.digest.CanonicalJson;
 import io.tilebeam.transforms.reproject.RenderedFeature;
 import io.tilebeam.transforms.reproject.RenderedTile;
-import io.tilebeam.transforms.tiling.Bounds;
 import io.tilebeam.transforms.tiling.TileId;
 import io.tilebeam.transforms.tiling.TileMatrixSet;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package io.tilebeam.io.format;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.flatbuffers.FlatBufferBuilder;
-import io.tilebeam.transforms.key.CanonicalJson;
+import io.tilebeam.transforms.digest.CanonicalJson;
 import io.tilebeam.transforms.reproject.RenderedFeature;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -1,8 +1,8 @@
 package io.tilebeam.io.ledger;
 
-import io.tilebeam.io.sink.PublishResult;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
+import io.tilebeam.transforms.outcome.PublishResult;
 import io.tilebeam.transforms.outcome.TileFailure;
 import java.sql.Array;
 import java.sql.Connection;

@@ -1,7 +1,7 @@
 package io.tilebeam.io.ledger;
 
-import io.tilebeam.io.pg.PgConnections;
-import io.tilebeam.io.pg.PgTimeouts;
+import io.tilebeam.io.postgres.PgConnections;
+import io.tilebeam.io.postgres.PgTimeouts;
 import java.io.Serializable;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -24,7 +24,9 @@ public record LedgerConfig(String jdbcUrl, String user, String password, String 
   public LedgerConfig {
     if (jdbcUrl == null || !jdbcUrl.startsWith("jdbc:postgresql:")) {
       throw new IllegalArgumentException(
-          "ledger must be a jdbc:postgresql: URL, was '" + mask(String.valueOf(jdbcUrl)) + "'");
+          "ledger must be a jdbc:postgresql: URL, was '"
+              + PgConnections.mask(String.valueOf(jdbcUrl))
+              + "'");
     }
     if (schema == null || !IDENTIFIER.matcher(schema).matches()) {
       throw new IllegalArgumentException(
@@ -49,7 +51,7 @@ public record LedgerConfig(String jdbcUrl, String user, String password, String 
 
   /** The URL with any password replaced by {@code ***}, for messages and logs. */
   public String maskedUrl() {
-    return mask(jdbcUrl);
+    return PgConnections.mask(jdbcUrl);
   }
 
   /**
@@ -97,11 +99,6 @@ public record LedgerConfig(String jdbcUrl, String user, String password, String 
     } catch (SQLException e) {
       throw new LedgerUnavailableException("cannot reach the ledger at " + e.getMessage(), e);
     }
-  }
-
-  /** {@code url} with any password (query or user-info) replaced by {@code ***}. */
-  public static String mask(String url) {
-    return PgConnections.mask(url);
   }
 
   @Override

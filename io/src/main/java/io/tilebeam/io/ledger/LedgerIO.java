@@ -1,11 +1,11 @@
 package io.tilebeam.io.ledger;
 
-import io.tilebeam.io.sink.PublishResult;
-import io.tilebeam.io.sink.PublishResultCoder;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.TileWorkCoder;
 import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.key.WorkKeyCoder;
+import io.tilebeam.transforms.outcome.PublishResult;
+import io.tilebeam.transforms.outcome.PublishResultCoder;
 import io.tilebeam.transforms.outcome.TileFailure;
 import io.tilebeam.transforms.outcome.TileFailureCoder;
 import java.sql.SQLException;

@@ -1,10 +1,9 @@
 package io.tilebeam.io.ledger;
 
-import io.tilebeam.io.pg.PgConnections;
+import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.io.retry.Retrier;
 import io.tilebeam.io.retry.RetryPolicy;
 import java.sql.SQLException;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -19,10 +18,6 @@ import java.util.function.Supplier;
  * statement, which is retried on a new one.
  */
 public final class RetryingLedger implements AutoCloseable {
-
-  /** SQLSTATEs, beside class 08, that a retry may clear. */
-  private static final Set<String> TRANSIENT_STATES =
-      Set.of("40001", "40P01", "57P01", "57P02", "57P03", "53300", "55P03");
 
   /** A statement against the ledger. */
   public interface Statement<T> {
@@ -52,26 +47,7 @@ public final class RetryingLedger implements AutoCloseable {
    */
   public static RetryingLedger open(LedgerConfig config, RetryPolicy policy) {
     return new RetryingLedger(
-        () -> Ledger.open(config), Retrier.of(policy, RetryingLedger::passes), config);
-  }
-
-  /**
-   * Whether a failure may pass on a retry: an {@link SQLException} with a passing SQLSTATE, itself
-   * or as the cause of another exception (a ledger that cannot be reached, a migration tool's
-   * wrapper). A ledger that cannot be reached at all is one: the server may be restarting.
-   */
-  public static boolean passes(Exception e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException sql) {
-        String state = sql.getSQLState();
-        // Set.of(...) refuses to look null up: a state-less failure is checked before it is.
-        if (PgConnections.connectionFailed(sql)
-            || (state != null && TRANSIENT_STATES.contains(state))) {
-          return true;
-        }
-      }
-    }
-    return false;
+        () -> Ledger.open(config), Retrier.of(policy, PgConnections::passes), config);
   }
 
   /**

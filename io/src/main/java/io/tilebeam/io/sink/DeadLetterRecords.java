@@ -3,7 +3,7 @@ package io.tilebeam.io.sink;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tilebeam.transforms.key.CanonicalJson;
+import io.tilebeam.transforms.digest.CanonicalJson;
 import java.util.Collection;
 import java.util.Map;
 import java.util.SortedSet;

@@ -1,10 +1,12 @@
 package io.tilebeam.io.sink;
 
 import io.tilebeam.io.format.TileFormat;
-import io.tilebeam.io.sink.PublishResult.Outcome;
+import io.tilebeam.io.storage.Checksums;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
+import io.tilebeam.transforms.outcome.PublishResult;
+import io.tilebeam.transforms.outcome.PublishResult.Outcome;
 import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.reproject.RenderedTile;
 import java.io.IOException;

@@ -2,8 +2,9 @@ package io.tilebeam.io.sink;
 
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageException;
-import io.tilebeam.io.pg.PgConnections;
+import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.io.retry.Retrier;
+import io.tilebeam.io.storage.GcsSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -70,7 +71,7 @@ public final class OutputChecks {
   }
 
   private static void checkDatabase(OutputLocation.PostGis table) {
-    try (Connection c = PostGisTables.connect(table.jdbcUrl());
+    try (Connection c = PgConnections.openData(table.jdbcUrl());
         PreparedStatement s =
             c.prepareStatement(
                 "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'postgis'),"

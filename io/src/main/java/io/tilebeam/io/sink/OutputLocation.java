@@ -1,6 +1,6 @@
 package io.tilebeam.io.sink;
 
-import io.tilebeam.io.Locations;
+import io.tilebeam.io.storage.Locations;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.Locale;

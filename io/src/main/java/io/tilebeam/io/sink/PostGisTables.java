@@ -1,8 +1,6 @@
 package io.tilebeam.io.sink;
 
-import io.tilebeam.io.pg.PgConnections;
-import io.tilebeam.io.pg.PgTimeouts;
-import io.tilebeam.transforms.key.Sha256;
+import io.tilebeam.transforms.digest.Sha256;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.tiling.TileId;
 import java.nio.ByteBuffer;
@@ -14,7 +12,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
-import java.util.Properties;
 
 /** The SQL of a PostGIS output table: creating it, locking, deleting and reading a tile's rows. */
 public final class PostGisTables {
@@ -29,20 +26,6 @@ public final class PostGisTables {
    *     feature id order (byte order)
    */
   public record TileDigest(long rows, String checksum) {}
-
-  /**
-   * A connection to a PostGIS database, with the settings every use of it wants: bounded waits
-   * ({@link PgTimeouts#DATA}), tilebeam's application name, batched inserts rewritten to multi-row
-   * statements; then {@code sessionSql}, in the same round trip.
-   *
-   * @throws SQLException when the database cannot be reached, explained ({@link PgConnections})
-   */
-  public static Connection connect(String jdbcUrl, String... sessionSql) throws SQLException {
-    Properties props = new Properties();
-    props.setProperty("ApplicationName", "tilebeam");
-    props.setProperty("reWriteBatchedInserts", "true");
-    return PgConnections.open(jdbcUrl, props, PgTimeouts.DATA, sessionSql);
-  }
 
   /**
    * The schema the PostGIS extension lives in.

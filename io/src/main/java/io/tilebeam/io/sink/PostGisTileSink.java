@@ -2,9 +2,11 @@ package io.tilebeam.io.sink;
 
 import io.tilebeam.io.ledger.Ledger;
 import io.tilebeam.io.ledger.LedgerConfig;
-import io.tilebeam.io.sink.PublishResult.Outcome;
+import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.key.TileWork;
+import io.tilebeam.transforms.outcome.PublishResult;
+import io.tilebeam.transforms.outcome.PublishResult.Outcome;
 import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.reproject.RenderedFeature;
 import io.tilebeam.transforms.reproject.RenderedTile;
@@ -72,7 +74,7 @@ public final class PostGisTileSink implements TileSink {
     this.runId = runId;
     this.ledgerHere = ledger != null && ledger.jdbcUrl().equals(table.jdbcUrl());
     try {
-      this.connection = ledgerHere ? ledger.connect() : PostGisTables.connect(table.jdbcUrl());
+      this.connection = ledgerHere ? ledger.connect() : PgConnections.openData(table.jdbcUrl());
       String ledgerSchema = ledgerHere ? ledger.schema() + ", " : "";
       try (PreparedStatement st =
           connection.prepareStatement("SELECT set_config('search_path', ?, false)")) {

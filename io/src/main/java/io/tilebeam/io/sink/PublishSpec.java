@@ -1,6 +1,7 @@
 package io.tilebeam.io.sink;
 
 import io.tilebeam.io.format.TileFormat;
+import io.tilebeam.io.storage.GcsSettings;
 import io.tilebeam.transforms.crs.CrsRef;
 import java.io.Serializable;
 

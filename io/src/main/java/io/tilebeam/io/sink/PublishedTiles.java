@@ -4,7 +4,10 @@ import com.google.cloud.storage.Blob;
 import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageException;
-import io.tilebeam.io.Locations;
+import io.tilebeam.io.postgres.PgConnections;
+import io.tilebeam.io.storage.Checksums;
+import io.tilebeam.io.storage.GcsSettings;
+import io.tilebeam.io.storage.Locations;
 import io.tilebeam.transforms.tiling.TileId;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -82,7 +85,7 @@ public final class PublishedTiles implements AutoCloseable {
     try {
       Connection c = connections.get(table.jdbcUrl());
       if (c == null) {
-        c = PostGisTables.connect(table.jdbcUrl());
+        c = PgConnections.openData(table.jdbcUrl());
         connections.put(table.jdbcUrl(), c);
       }
       // A tile without features is published as no rows: its digest is the empty one.

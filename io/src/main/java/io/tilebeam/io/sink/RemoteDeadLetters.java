@@ -6,7 +6,9 @@ import com.google.cloud.storage.BlobInfo;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.Storage.BlobTargetOption;
 import com.google.cloud.storage.StorageException;
+import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.io.retry.Retrier;
+import io.tilebeam.io.storage.GcsSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -105,7 +107,7 @@ final class RemoteDeadLetters {
   static int mergeIntoTable(PublishSpec spec, SortedSet<String> lines) throws IOException {
     OutputLocation.PostGis table = (OutputLocation.PostGis) spec.location();
     String name = '"' + table.schema() + "\".\"" + failedTable(table) + '"';
-    try (Connection c = PostGisTables.connect(table.jdbcUrl());
+    try (Connection c = PgConnections.openData(table.jdbcUrl());
         Statement s = c.createStatement()) {
       s.execute("CREATE TABLE IF NOT EXISTS " + name + " (record text COLLATE \"C\" PRIMARY KEY)");
       try (PreparedStatement st =

@@ -1,5 +1,6 @@
 package io.tilebeam.io.sink;
 
+import io.tilebeam.transforms.outcome.PublishResult;
 import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.reproject.RenderedTile;
 import java.io.IOException;

@@ -4,6 +4,8 @@ import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.ledger.ProgressCounter;
 import io.tilebeam.transforms.outcome.FeatureFailure;
 import io.tilebeam.transforms.outcome.FeatureFailureCoder;
+import io.tilebeam.transforms.outcome.PublishResult;
+import io.tilebeam.transforms.outcome.PublishResultCoder;
 import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.outcome.TileFailure;
 import io.tilebeam.transforms.outcome.TileFailureCoder;

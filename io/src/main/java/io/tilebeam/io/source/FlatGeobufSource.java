@@ -1,7 +1,7 @@
 package io.tilebeam.io.source;
 
+import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.feature.Feature;
-import io.tilebeam.transforms.tiling.Bounds;
 import java.io.IOException;
 import java.util.List;
 import java.util.TreeSet;

@@ -1,8 +1,8 @@
 package io.tilebeam.io.source;
 
 import io.tilebeam.io.retry.RetryPolicy;
+import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.feature.Feature;
-import io.tilebeam.transforms.tiling.Bounds;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.List;

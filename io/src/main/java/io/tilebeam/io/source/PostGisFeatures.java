@@ -2,11 +2,11 @@ package io.tilebeam.io.source;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tilebeam.io.ledger.RetryingLedger;
+import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.io.retry.Retrier;
 import io.tilebeam.io.retry.RetryPolicy;
+import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.feature.Feature;
-import io.tilebeam.transforms.tiling.Bounds;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -35,7 +35,7 @@ final class PostGisFeatures implements AutoCloseable {
 
   PostGisFeatures(PostGisSource source, RetryPolicy policy) {
     this.source = source;
-    this.retrier = Retrier.of(policy, RetryingLedger::passes);
+    this.retrier = Retrier.of(policy, PgConnections::passes);
   }
 
   /**

@@ -2,12 +2,10 @@ package io.tilebeam.io.source;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tilebeam.io.Locations;
-import io.tilebeam.io.ledger.LedgerConfig;
-import io.tilebeam.io.pg.PgConnections;
-import io.tilebeam.io.sink.PostGisTables;
-import io.tilebeam.transforms.key.CanonicalJson;
-import io.tilebeam.transforms.key.Sha256;
+import io.tilebeam.io.postgres.PgConnections;
+import io.tilebeam.io.storage.Locations;
+import io.tilebeam.transforms.digest.CanonicalJson;
+import io.tilebeam.transforms.digest.Sha256;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -155,7 +153,7 @@ public record PostGisSource(
         throw new IllegalStateException("cannot reach the source database " + e.getMessage(), e);
       }
       throw new SourceFieldException(
-          "uri", LedgerConfig.mask(s.uri()), "cannot be read: " + e.getMessage(), e);
+          "uri", PgConnections.mask(s.uri()), "cannot be read: " + e.getMessage(), e);
     }
   }
 
@@ -167,7 +165,7 @@ public record PostGisSource(
   static Connection connect(String jdbcUrl) throws SQLException {
     // Timestamps with a time zone print in UTC, whatever the server's or worker's zone.
     Connection c =
-        PostGisTables.connect(
+        PgConnections.openData(
             jdbcUrl,
             "SET TimeZone = 'UTC'",
             "SET DateStyle = 'ISO, YMD'",

@@ -1,6 +1,6 @@
 package io.tilebeam.io.source;
 
-import io.tilebeam.io.ledger.RetryingLedger;
+import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.transforms.cut.FeatureCutter;
 import io.tilebeam.transforms.cut.TileFilter;
@@ -76,7 +76,7 @@ final class ReadGroupFn
       return;
     } catch (SQLException e) {
       cutting.dropPieces();
-      if (RetryingLedger.passes(e)) {
+      if (PgConnections.passes(e)) {
         throw e;
       }
       fail(claims, e, out);

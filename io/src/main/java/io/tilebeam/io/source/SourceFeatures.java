@@ -2,10 +2,10 @@ package io.tilebeam.io.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tilebeam.transforms.digest.CanonicalJson;
+import io.tilebeam.transforms.digest.Sha256;
 import io.tilebeam.transforms.feature.Feature;
 import io.tilebeam.transforms.feature.WkbBytes;
-import io.tilebeam.transforms.key.CanonicalJson;
-import io.tilebeam.transforms.key.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;

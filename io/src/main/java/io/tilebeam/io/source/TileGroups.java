@@ -1,8 +1,8 @@
 package io.tilebeam.io.source;
 
+import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.cut.CutSpec;
-import io.tilebeam.transforms.tiling.Bounds;
-import io.tilebeam.transforms.tiling.FeatureTiles;
+import io.tilebeam.transforms.cut.FeatureTiles;
 import io.tilebeam.transforms.tiling.TileId;
 import io.tilebeam.transforms.tiling.TileMatrix;
 import io.tilebeam.transforms.tiling.TileMatrixSet;

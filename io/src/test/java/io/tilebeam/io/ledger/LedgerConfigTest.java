@@ -3,6 +3,7 @@ package io.tilebeam.io.ledger;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.tilebeam.io.postgres.PgConnections;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -33,6 +34,6 @@ class LedgerConfigTest {
         "jdbc:postgresql://h/db|jdbc:postgresql://h/db"
       })
   void passwordsAreMaskedInUrls(String url, String masked) {
-    assertEquals(masked, LedgerConfig.mask(url));
+    assertEquals(masked, PgConnections.mask(url));
   }
 }

@@ -3,9 +3,9 @@ package io.tilebeam.io.ledger;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tilebeam.io.sink.PublishResult;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
+import io.tilebeam.transforms.outcome.PublishResult;
 import io.tilebeam.transforms.tiling.TileId;
 import java.time.Duration;
 import java.util.AbstractMap;

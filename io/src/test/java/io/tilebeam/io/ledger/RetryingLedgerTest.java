@@ -4,11 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.io.retry.Retrier;
 import io.tilebeam.io.retry.RetryPolicy;
-import io.tilebeam.io.sink.PublishResult;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
+import io.tilebeam.transforms.outcome.PublishResult;
 import io.tilebeam.transforms.tiling.TileId;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -99,7 +100,7 @@ class RetryingLedgerTest {
         },
         new Retrier(
             new RetryPolicy(10, Duration.ofMillis(10), Duration.ofSeconds(1)),
-            RetryingLedger::passes,
+            PgConnections::passes,
             waits::add,
             () -> 0.5));
   }

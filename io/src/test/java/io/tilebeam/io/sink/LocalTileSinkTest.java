@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tilebeam.io.format.GeoJsonFormat;
+import io.tilebeam.io.storage.Checksums;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
+import io.tilebeam.transforms.outcome.PublishResult;
 import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.reproject.RenderedTile;
 import java.io.IOException;

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
+import io.tilebeam.transforms.outcome.PublishResult;
+import io.tilebeam.transforms.outcome.PublishResultCoder;
 import io.tilebeam.transforms.outcome.TileFailure;
 import io.tilebeam.transforms.outcome.TileFailureCoder;
 import io.tilebeam.transforms.tiling.TileId;

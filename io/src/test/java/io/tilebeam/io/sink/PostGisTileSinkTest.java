@@ -12,6 +12,7 @@ import io.tilebeam.io.ledger.LedgerSchema;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
+import io.tilebeam.transforms.outcome.PublishResult;
 import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.reproject.RenderedFeature;
 import io.tilebeam.transforms.reproject.RenderedTile;

@@ -3,6 +3,7 @@ package io.tilebeam.io.sink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.tilebeam.io.retry.RetryPolicy;
+import io.tilebeam.io.storage.GcsSettings;
 import io.tilebeam.transforms.crs.CrsRef;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;

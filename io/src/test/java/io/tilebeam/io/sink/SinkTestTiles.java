@@ -1,6 +1,7 @@
 package io.tilebeam.io.sink;
 
 import io.tilebeam.io.format.GeoJsonFormat;
+import io.tilebeam.io.storage.GcsSettings;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.ledger.TestLedgers;
+import io.tilebeam.io.storage.GcsSettings;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.outcome.FeatureFailure;
 import io.tilebeam.transforms.reproject.RenderedTile;

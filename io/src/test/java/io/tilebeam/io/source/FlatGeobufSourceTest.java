@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.flatbuffers.FlatBufferBuilder;
+import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.feature.Feature;
-import io.tilebeam.transforms.tiling.Bounds;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;

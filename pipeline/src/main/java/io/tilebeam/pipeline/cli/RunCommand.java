@@ -7,6 +7,7 @@ import io.tilebeam.io.ledger.LedgerAdmin;
 import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.ledger.LedgerSchema;
 import io.tilebeam.io.ledger.RetryingLedger;
+import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.io.retry.Retrier;
 import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.pipeline.graph.TilebeamGraph;
@@ -43,7 +44,7 @@ final class RunCommand {
       throws IOException {
     try (LedgerHandle handle = opening.get()) {
       LedgerConfig ledger = handle.config();
-      Retrier.of(plan.retry(), RetryingLedger::passes)
+      Retrier.of(plan.retry(), PgConnections::passes)
           .call(
               "migrate the ledger",
               () -> {

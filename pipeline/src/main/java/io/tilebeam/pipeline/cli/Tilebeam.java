@@ -2,7 +2,7 @@ package io.tilebeam.pipeline.cli;
 
 import io.tilebeam.io.ledger.ClaimSettings;
 import io.tilebeam.io.ledger.LedgerUnavailableException;
-import io.tilebeam.io.pg.PgConnections;
+import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.pipeline.job.JobPlan;
 import io.tilebeam.pipeline.job.JobSpec;

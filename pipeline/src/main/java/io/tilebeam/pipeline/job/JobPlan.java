@@ -2,16 +2,16 @@ package io.tilebeam.pipeline.job;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.io.format.TileFormat;
-import io.tilebeam.io.ledger.LedgerConfig;
+import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.io.retry.RetryPolicy;
-import io.tilebeam.io.sink.Checksums;
-import io.tilebeam.io.sink.GcsSettings;
 import io.tilebeam.io.sink.OutputChecks;
 import io.tilebeam.io.sink.OutputLocation;
 import io.tilebeam.io.sink.PostGisTileSink;
 import io.tilebeam.io.sink.PublishSpec;
 import io.tilebeam.io.source.JsonLimits;
 import io.tilebeam.io.source.SourceSpec;
+import io.tilebeam.io.storage.Checksums;
+import io.tilebeam.io.storage.GcsSettings;
 import io.tilebeam.pipeline.job.JobSpec.ExtentSpec;
 import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
 import io.tilebeam.transforms.crs.CrsFacts;
@@ -19,7 +19,7 @@ import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.crs.CrsResolver;
 import io.tilebeam.transforms.crs.UnknownCrsException;
 import io.tilebeam.transforms.cut.CutSpec;
-import io.tilebeam.transforms.key.CanonicalJson;
+import io.tilebeam.transforms.digest.CanonicalJson;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.reproject.RenderSpec;
 import io.tilebeam.transforms.tiling.Extent;
@@ -332,7 +332,7 @@ public final class JobPlan {
       boolean table = l.outputTable() != null && e.getMessage().startsWith("table");
       throw new JobSpecException(
           path + (table ? ".output.table" : ".output.uri"),
-          table ? l.outputTable() : LedgerConfig.mask(l.outputUri()),
+          table ? l.outputTable() : PgConnections.mask(l.outputUri()),
           e.getMessage(),
           e);
     }
@@ -353,7 +353,7 @@ public final class JobPlan {
       OutputChecks.check(spec);
     } catch (IllegalArgumentException e) {
       throw new JobSpecException(
-          path + ".output.uri", LedgerConfig.mask(l.outputUri()), e.getMessage(), e);
+          path + ".output.uri", PgConnections.mask(l.outputUri()), e.getMessage(), e);
     }
     return spec;
   }

@@ -9,7 +9,7 @@ import io.tilebeam.io.source.JsonLimits;
 import io.tilebeam.pipeline.job.JobSpec.ExtentSpec;
 import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
 import io.tilebeam.pipeline.job.JobSpec.SourceOptions;
-import io.tilebeam.transforms.key.CanonicalJson;
+import io.tilebeam.transforms.digest.CanonicalJson;
 import io.tilebeam.transforms.key.TileWork;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;

@@ -1,8 +1,6 @@
 package io.tilebeam.pipeline.job;
 
-import io.tilebeam.io.Locations;
-import io.tilebeam.io.ledger.LedgerConfig;
-import io.tilebeam.io.sink.GcsSettings;
+import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.io.source.FlatGeobufSource;
 import io.tilebeam.io.source.GeoJsonSource;
 import io.tilebeam.io.source.JsonLimits;
@@ -10,6 +8,8 @@ import io.tilebeam.io.source.PostGisSource;
 import io.tilebeam.io.source.SourceFieldException;
 import io.tilebeam.io.source.SourceFile;
 import io.tilebeam.io.source.SourceFormatException;
+import io.tilebeam.io.storage.GcsSettings;
+import io.tilebeam.io.storage.Locations;
 import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
 import io.tilebeam.pipeline.job.JobSpec.SourceOptions;
 import java.io.IOException;
@@ -117,7 +117,7 @@ record ResolvedSource(
                   o.versionQuery()));
       return new ResolvedSource(null, table, true, table.declaredCrs(), table.identity());
     } catch (SourceFieldException e) {
-      String value = e.field().equals("uri") ? LedgerConfig.mask(l.sourceUri()) : e.value();
+      String value = e.field().equals("uri") ? PgConnections.mask(l.sourceUri()) : e.value();
       throw new JobSpecException(path + ".source." + e.field(), value, e.getMessage(), e);
     }
   }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.ledger.EmbeddedLedger;
-import io.tilebeam.io.sink.Checksums;
+import io.tilebeam.io.storage.Checksums;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tilebeam.io.pg.StuckServer;
+import io.tilebeam.io.postgres.StuckServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.tilebeam.transforms.crs;
 
-import io.tilebeam.transforms.key.Sha256;
+import io.tilebeam.transforms.digest.Sha256;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

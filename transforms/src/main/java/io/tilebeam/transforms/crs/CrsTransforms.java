@@ -1,6 +1,5 @@
 package io.tilebeam.transforms.crs;
 
-import io.tilebeam.transforms.tiling.Bounds;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -131,7 +131,7 @@ public final class EpsgDatabase {
             + copy.getFileName()
             + "\n"
             + org.apache.sis.util.Version.SIS;
-    java.security.MessageDigest d = io.tilebeam.transforms.key.Sha256.create();
+    java.security.MessageDigest d = io.tilebeam.transforms.digest.Sha256.create();
     return HexFormat.of()
         .formatHex(d.digest(identity.getBytes(java.nio.charset.StandardCharsets.UTF_8)), 0, 8);
   }
@@ -150,7 +150,7 @@ public final class EpsgDatabase {
   }
 
   private static String digest(List<ZipEntry> entries) {
-    java.security.MessageDigest d = io.tilebeam.transforms.key.Sha256.create();
+    java.security.MessageDigest d = io.tilebeam.transforms.digest.Sha256.create();
     for (ZipEntry e : entries) {
       d.update(
           (e.getName() + ":" + e.getSize() + ":" + e.getCrc() + "\n")

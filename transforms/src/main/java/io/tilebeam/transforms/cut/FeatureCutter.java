@@ -1,5 +1,6 @@
 package io.tilebeam.transforms.cut;
 
+import io.tilebeam.transforms.crs.CoordinateTransformer;
 import io.tilebeam.transforms.crs.CrsResolver;
 import io.tilebeam.transforms.crs.CrsTransforms;
 import io.tilebeam.transforms.feature.Antimeridian;
@@ -7,8 +8,6 @@ import io.tilebeam.transforms.feature.Feature;
 import io.tilebeam.transforms.feature.FeaturePiece;
 import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.repair.GeometryRepair;
-import io.tilebeam.transforms.reproject.CoordinateTransformer;
-import io.tilebeam.transforms.tiling.FeatureTiles;
 import io.tilebeam.transforms.tiling.TileId;
 import java.util.List;
 import java.util.function.BiConsumer;

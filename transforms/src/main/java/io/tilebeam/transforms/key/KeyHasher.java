@@ -1,5 +1,6 @@
 package io.tilebeam.transforms.key;
 
+import io.tilebeam.transforms.digest.Sha256;
 import io.tilebeam.transforms.tiling.TileId;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,6 +1,7 @@
 package io.tilebeam.transforms.key;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tilebeam.transforms.digest.CanonicalJson;
 import io.tilebeam.transforms.tiling.TileId;
 import java.io.Serializable;
 import java.util.Map;

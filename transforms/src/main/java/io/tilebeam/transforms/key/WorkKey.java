@@ -1,5 +1,6 @@
 package io.tilebeam.transforms.key;
 
+import io.tilebeam.transforms.digest.Sha256;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 

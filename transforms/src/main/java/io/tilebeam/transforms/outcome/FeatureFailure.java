@@ -1,6 +1,6 @@
 package io.tilebeam.transforms.outcome;
 
-import io.tilebeam.transforms.key.CanonicalJson;
+import io.tilebeam.transforms.digest.CanonicalJson;
 import java.io.Serializable;
 
 /**

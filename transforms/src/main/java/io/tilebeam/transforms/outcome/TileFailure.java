@@ -1,6 +1,6 @@
 package io.tilebeam.transforms.outcome;
 
-import io.tilebeam.transforms.key.CanonicalJson;
+import io.tilebeam.transforms.digest.CanonicalJson;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
 import java.io.Serializable;

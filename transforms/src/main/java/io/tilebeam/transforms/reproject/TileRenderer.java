@@ -1,5 +1,6 @@
 package io.tilebeam.transforms.reproject;
 
+import io.tilebeam.transforms.crs.CoordinateTransformer;
 import io.tilebeam.transforms.crs.CrsTransforms;
 import io.tilebeam.transforms.cut.GridPiece;
 import io.tilebeam.transforms.feature.FeaturePiece;

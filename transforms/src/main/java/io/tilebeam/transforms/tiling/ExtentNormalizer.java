@@ -1,5 +1,6 @@
 package io.tilebeam.transforms.tiling;
 
+import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.crs.CrsFacts;
 import io.tilebeam.transforms.crs.CrsMemo;
 import io.tilebeam.transforms.crs.CrsRef;

@@ -1,5 +1,6 @@
 package io.tilebeam.transforms.tiling;
 
+import io.tilebeam.transforms.crs.Bounds;
 import java.io.Serializable;
 
 /**

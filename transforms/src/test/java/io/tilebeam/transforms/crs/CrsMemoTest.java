@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tilebeam.transforms.tiling.Bounds;
 import io.tilebeam.transforms.tiling.Extent;
 import io.tilebeam.transforms.tiling.ExtentNormalizer;
 import io.tilebeam.transforms.tiling.TileMatrixSet;

@@ -2,7 +2,6 @@ package io.tilebeam.transforms.crs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.tilebeam.transforms.tiling.Bounds;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

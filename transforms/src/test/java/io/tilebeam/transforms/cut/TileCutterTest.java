@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tilebeam.transforms.tiling.Bounds;
+import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.tiling.TileId;
 import io.tilebeam.transforms.tiling.TileMatrix;
 import io.tilebeam.transforms.tiling.TileMatrixSet;

@@ -2,6 +2,7 @@ package io.tilebeam.transforms.key;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.tilebeam.transforms.digest.CanonicalJson;
 import io.tilebeam.transforms.tiling.TileId;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;

@@ -3,6 +3,7 @@ package io.tilebeam.transforms.key;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import io.tilebeam.transforms.digest.CanonicalJson;
 import io.tilebeam.transforms.tiling.TileId;
 import org.apache.beam.sdk.util.CoderUtils;
 import org.junit.jupiter.api.Test;

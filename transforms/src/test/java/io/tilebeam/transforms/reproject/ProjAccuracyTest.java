@@ -3,6 +3,7 @@ package io.tilebeam.transforms.reproject;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tilebeam.transforms.crs.CoordinateTransformer;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.crs.CrsTransforms;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package io.tilebeam.transforms.tiling;
 
+import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.crs.CrsTransforms;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.tilebeam.transforms.key;
+package io.tilebeam.transforms.digest;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,4 +1,4 @@
-package io.tilebeam.io.sink;
+package io.tilebeam.transforms.outcome;
 
 import io.tilebeam.transforms.key.TileWorkCoder;
 import io.tilebeam.transforms.key.WorkKeyCoder;

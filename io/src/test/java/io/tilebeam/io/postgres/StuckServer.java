@@ -1,4 +1,4 @@
-package io.tilebeam.io.pg;
+package io.tilebeam.io.postgres;
 
 import java.io.IOException;
 import java.net.InetAddress;

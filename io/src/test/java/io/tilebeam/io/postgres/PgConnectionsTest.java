@@ -1,4 +1,4 @@
-package io.tilebeam.io.pg;
+package io.tilebeam.io.postgres;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tilebeam.io.ledger.LedgerConfig;
-import io.tilebeam.io.ledger.RetryingLedger;
 import io.tilebeam.io.ledger.TestLedgers;
-import io.tilebeam.io.sink.PostGisTables;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -56,7 +54,7 @@ class PgConnectionsTest {
           e.getMessage());
       assertFalse(e.getMessage().contains("s3cr3t"), e.getMessage());
       assertTrue(e.getSQLState().startsWith("08"), e.getSQLState());
-      assertTrue(RetryingLedger.passes(e), "a silent server may come back: retried");
+      assertTrue(PgConnections.passes(e), "a silent server may come back: retried");
     }
   }
 
@@ -71,7 +69,7 @@ class PgConnectionsTest {
           server.maskedUrl()
               + ": the server closed the connection without an answer (is it PostgreSQL?)",
           e.getMessage());
-      assertTrue(RetryingLedger.passes(e));
+      assertTrue(PgConnections.passes(e));
     }
   }
 
@@ -85,7 +83,7 @@ class PgConnectionsTest {
 
   @Test
   void postGisConnectionsWaitLongerForAnswersAndLocks() throws SQLException {
-    try (Connection c = PostGisTables.connect(ledger.jdbcUrl())) {
+    try (Connection c = PgConnections.openData(ledger.jdbcUrl())) {
       assertEquals("1min", show(c, "lock_timeout"));
       assertEquals(300_000, c.getNetworkTimeout(), "socket timeout, ms");
     }
@@ -118,11 +116,11 @@ class PgConnectionsTest {
       SQLException raw = assertThrows(SQLException.class, () -> s.execute("SELECT pg_sleep(5)"));
       SQLException e = impatient.explain(raw);
       assertEquals(
-          LedgerConfig.mask(impatient.jdbcUrl())
+          PgConnections.mask(impatient.jdbcUrl())
               + ": the server did not answer within the socket timeout of 1 s (socketTimeout): a"
               + " dead server or network, or a statement slower than that",
           e.getMessage());
-      assertTrue(RetryingLedger.passes(e));
+      assertTrue(PgConnections.passes(e));
     }
   }
 

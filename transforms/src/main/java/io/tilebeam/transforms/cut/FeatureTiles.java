@@ -1,9 +1,13 @@
-package io.tilebeam.transforms.tiling;
+package io.tilebeam.transforms.cut;
 
+import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.crs.CrsResolver;
 import io.tilebeam.transforms.crs.CrsTransforms;
 import io.tilebeam.transforms.feature.Antimeridian;
+import io.tilebeam.transforms.tiling.TileId;
+import io.tilebeam.transforms.tiling.TileMatrix;
+import io.tilebeam.transforms.tiling.TileMatrixSet;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

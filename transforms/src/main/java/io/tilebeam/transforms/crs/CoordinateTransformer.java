@@ -1,4 +1,4 @@
-package io.tilebeam.transforms.reproject;
+package io.tilebeam.transforms.crs;
 
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.CoordinateSequence;

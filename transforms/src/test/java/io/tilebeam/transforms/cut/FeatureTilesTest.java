@@ -1,15 +1,15 @@
-package io.tilebeam.transforms.tiling;
+package io.tilebeam.transforms.cut;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tilebeam.transforms.crs.Bounds;
+import io.tilebeam.transforms.crs.CoordinateTransformer;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.crs.CrsTransforms;
-import io.tilebeam.transforms.cut.ComponentGate;
-import io.tilebeam.transforms.cut.TileCutter;
-import io.tilebeam.transforms.cut.TileFilter;
-import io.tilebeam.transforms.reproject.CoordinateTransformer;
+import io.tilebeam.transforms.tiling.TileId;
+import io.tilebeam.transforms.tiling.TileMatrixSet;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
-package io.tilebeam.io.sink;
+package io.tilebeam.io.storage;
 
-import io.tilebeam.transforms.key.Sha256;
+import io.tilebeam.transforms.digest.Sha256;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

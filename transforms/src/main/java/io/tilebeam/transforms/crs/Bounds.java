@@ -1,4 +1,4 @@
-package io.tilebeam.transforms.tiling;
+package io.tilebeam.transforms.crs;
 
 import java.io.Serializable;
 

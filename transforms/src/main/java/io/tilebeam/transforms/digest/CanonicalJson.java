@@ -1,4 +1,4 @@
-package io.tilebeam.transforms.key;
+package io.tilebeam.transforms.digest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package io.tilebeam.io.pg;
+package io.tilebeam.io.postgres;
 
 import java.io.EOFException;
 import java.net.SocketTimeoutException;
@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.postgresql.Driver;
 
@@ -22,6 +23,10 @@ import org.postgresql.Driver;
  * }</pre>
  */
 public final class PgConnections {
+
+  /** SQLSTATEs, beside class 08, that a retry may clear. */
+  private static final Set<String> TRANSIENT_STATES =
+      Set.of("40001", "40P01", "57P01", "57P02", "57P03", "53300", "55P03");
 
   private static final Pattern PASSWORD_IN_URL =
       Pattern.compile("(?i)(password=)[^&]*|(//[^/:@]+:)[^@/]*(@)");
@@ -76,6 +81,20 @@ public final class PgConnections {
   }
 
   /**
+   * A connection to a PostGIS database, with the settings every use of it wants: bounded waits
+   * ({@link PgTimeouts#DATA}), tilebeam's application name, batched inserts rewritten to multi-row
+   * statements; then {@code sessionSql}, in the same round trip.
+   *
+   * @throws SQLException when the database cannot be reached, explained
+   */
+  public static Connection openData(String jdbcUrl, String... sessionSql) throws SQLException {
+    Properties props = new Properties();
+    props.setProperty("ApplicationName", "tilebeam");
+    props.setProperty("reWriteBatchedInserts", "true");
+    return PgConnections.open(jdbcUrl, props, PgTimeouts.DATA, sessionSql);
+  }
+
+  /**
    * {@code e}, a failure of a statement on a connection to {@code jdbcUrl}, with a message that
    * names the (masked) URL and, for a timeout or a server that hung up, what happened in words and
    * which setting bounded it; the SQLSTATE and cause are kept. {@code props} are the connection's
@@ -92,6 +111,24 @@ public final class PgConnections {
     }
     String what = what(e, effective(jdbcUrl, props), loggingIn);
     return new Explained(mask(jdbcUrl) + ": " + what, e);
+  }
+
+  /**
+   * Whether a failure may pass on a retry: an {@link SQLException} with a passing SQLSTATE, itself
+   * or as the cause of another exception (a database that cannot be reached, a migration tool's
+   * wrapper). A database that cannot be reached at all is one: the server may be restarting.
+   */
+  public static boolean passes(Exception e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql) {
+        String state = sql.getSQLState();
+        // Set.of(...) refuses to look null up: a state-less failure is checked before it is.
+        if (connectionFailed(sql) || (state != null && TRANSIENT_STATES.contains(state))) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**

@@ -1,4 +1,4 @@
-package io.tilebeam.io.sink;
+package io.tilebeam.io.storage;
 
 import com.google.cloud.NoCredentials;
 import com.google.cloud.ServiceOptions;

@@ -1,4 +1,4 @@
-package io.tilebeam.io;
+package io.tilebeam.io.storage;
 
 import java.net.URI;
 import java.nio.file.Path;
