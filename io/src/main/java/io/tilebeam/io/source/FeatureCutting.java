@@ -143,7 +143,7 @@ final class FeatureCutting implements Serializable {
   }
 
   /** A feature the source could not decode, counted as read and dead-lettered. */
-  FeatureFailure bad(String layer, GeoJsonSource.BadFeature b) {
+  FeatureFailure bad(String layer, BadFeature b) {
     read.inc();
     deadLettered.inc();
     return new FeatureFailure(layer, b.featureId(), "", "geometry", b.reason());

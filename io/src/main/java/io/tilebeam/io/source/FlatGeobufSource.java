@@ -61,8 +61,7 @@ public final class FlatGeobufSource {
    *
    * @throws IOException when the file cannot be read
    */
-  public void forEachIn(
-      List<Bounds> boxes, Consumer<Feature> action, Consumer<GeoJsonSource.BadFeature> bad)
+  public void forEachIn(List<Bounds> boxes, Consumer<Feature> action, Consumer<BadFeature> bad)
       throws IOException {
     // Read in file order, and once even when in two boxes (both sides of the antimeridian).
     TreeSet<Long> offsets = new TreeSet<>();
@@ -80,8 +79,7 @@ public final class FlatGeobufSource {
    *
    * @throws IOException when the file cannot be read, or ends inside a feature
    */
-  public void forEach(Consumer<Feature> action, Consumer<GeoJsonSource.BadFeature> bad)
-      throws IOException {
+  public void forEach(Consumer<Feature> action, Consumer<BadFeature> bad) throws IOException {
     long end = file.featuresEnd();
     long count = 0;
     for (long offset = 0; offset < end; count++) {
@@ -109,14 +107,12 @@ public final class FlatGeobufSource {
       FlatGeobufFile.Record record,
       long offset,
       Consumer<Feature> action,
-      Consumer<GeoJsonSource.BadFeature> bad) {
+      Consumer<BadFeature> bad) {
     Feature feature;
     try {
       feature = features.decode(record.body());
     } catch (IllegalArgumentException e) {
-      bad.accept(
-          new GeoJsonSource.BadFeature(
-              "feature at byte " + file.featuresByte(offset), e.getMessage()));
+      bad.accept(new BadFeature("feature at byte " + file.featuresByte(offset), e.getMessage()));
       return;
     }
     action.accept(feature);

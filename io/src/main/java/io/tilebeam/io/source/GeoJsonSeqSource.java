@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
-import io.tilebeam.io.source.GeoJsonSource.BadFeature;
 import io.tilebeam.transforms.feature.Feature;
 import java.io.IOException;
 import java.io.InputStream;

@@ -76,9 +76,6 @@ public final class GeoJsonSource {
     }
   }
 
-  /** A feature that cannot be used: where it is (its id, or its place in the file) and why. */
-  public record BadFeature(String featureId, String reason) {}
-
   /**
    * Calls {@code action} for every usable feature and {@code bad} for every feature that cannot be
    * used (a malformed geometry, a non-finite coordinate, properties that are not an object, a

@@ -45,8 +45,7 @@ final class PostGisFeatures implements AutoCloseable {
    *
    * @throws SQLException when the query fails for good
    */
-  void forEachIn(
-      List<Bounds> boxes, Consumer<Feature> action, Consumer<GeoJsonSource.BadFeature> bad)
+  void forEachIn(List<Bounds> boxes, Consumer<Feature> action, Consumer<BadFeature> bad)
       throws SQLException {
     List<Object> rows =
         retrier.call(
@@ -59,7 +58,7 @@ final class PostGisFeatures implements AutoCloseable {
       if (row instanceof Feature f) {
         action.accept(f);
       } else {
-        bad.accept((GeoJsonSource.BadFeature) row);
+        bad.accept((BadFeature) row);
       }
     }
   }
@@ -98,8 +97,7 @@ final class PostGisFeatures implements AutoCloseable {
       }
       return features.feature(id, g, properties);
     } catch (ParseException | IllegalArgumentException e) {
-      return new GeoJsonSource.BadFeature(
-          id != null ? id : "row of " + source.describe(), e.getMessage());
+      return new BadFeature(id != null ? id : "row of " + source.describe(), e.getMessage());
     }
   }
 

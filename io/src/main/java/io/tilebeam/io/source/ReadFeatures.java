@@ -15,6 +15,8 @@ import io.tilebeam.transforms.outcome.FeatureFailureCoder;
 import io.tilebeam.transforms.outcome.TileFailure;
 import io.tilebeam.transforms.outcome.TileFailureCoder;
 import io.tilebeam.transforms.tiling.TileId;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -188,12 +190,25 @@ public final class ReadFeatures
     return PCollectionList.of(parts).apply(name, Flatten.pCollections()).setCoder(coder);
   }
 
+  /**
+   * The splits of a layer's unindexed source.
+   *
+   * @throws UncheckedIOException when the source cannot be sized
+   */
+  private static List<SourceSplit> splitsOf(String layer, LayerSource source) {
+    try {
+      return source.splits(layer);
+    } catch (IOException e) {
+      throw new UncheckedIOException("layer " + layer + ": cannot split its source: " + e, e);
+    }
+  }
+
   /** Unindexed sources: one pass over each file, in splits, cut for the claimed tiles. */
   private PCollectionTuple readInOnePass(PCollection<KV<WorkKey, TileWork>> claimed) {
     List<SourceSplit> splits = new ArrayList<>();
     for (Map.Entry<String, SourceSpec> e : sources.entrySet()) {
       if (!e.getValue().indexed()) {
-        splits.addAll(SourceSplit.of(e.getKey(), e.getValue()));
+        splits.addAll(splitsOf(e.getKey(), e.getValue().source()));
       }
     }
     PCollectionView<ClaimedTiles> claimedTiles =

@@ -31,7 +31,7 @@ final class ReadGroupFn
   private final Map<String, SourceSpec> sources;
   private final RetryPolicy retry;
   private final FeatureCutting cutting;
-  private transient Map<String, LayerSource> open;
+  private transient Map<String, FeatureReader> open;
 
   ReadGroupFn(Map<String, SourceSpec> sources, RetryPolicy retry, FeatureCutting cutting) {
     this.cutting = cutting;
@@ -59,7 +59,7 @@ final class ReadGroupFn
     TileId ancestor = TileGroups.ancestor(claims.get(0).getValue().tile(), spec.cut());
     TileFilter filter = of(tiles);
     FeatureCutter cutter = new FeatureCutter(spec.cut());
-    LayerSource source = open.computeIfAbsent(layer, l -> new LayerSource(spec, retry));
+    FeatureReader source = open.computeIfAbsent(layer, l -> spec.source().open(retry));
     List<FeatureFailure> bad = new ArrayList<>();
     long closedBefore = source.ringsClosed();
     try {
@@ -132,7 +132,7 @@ final class ReadGroupFn
   public void teardown() throws SQLException {
     cutting.close();
     if (open != null) {
-      for (LayerSource s : open.values()) {
+      for (FeatureReader s : open.values()) {
         s.close();
       }
     }

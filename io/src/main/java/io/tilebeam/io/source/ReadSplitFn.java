@@ -57,7 +57,7 @@ final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
     boolean spread = c.element().range() == null;
     FeatureCutter cutter = spread ? null : new FeatureCutter(spec.cut());
     TileFilter filter = claimed.of(layer);
-    try (LayerSource source = new LayerSource(spec, retry)) {
+    try (FeatureReader source = spec.source().open(retry)) {
       source.forEach(
           c.element(),
           f -> {

@@ -9,7 +9,6 @@ import com.google.cloud.storage.BlobInfo;
 import com.google.cloud.storage.Storage;
 import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.io.sink.GcsStandIn;
-import io.tilebeam.io.source.GeoJsonSource.BadFeature;
 import io.tilebeam.io.storage.GcsSettings;
 import io.tilebeam.transforms.feature.Feature;
 import java.io.IOException;

@@ -80,14 +80,14 @@ class GeoJsonSourceTest {
             + feature("\"empty\"", "{\"type\":\"MultiPolygon\",\"coordinates\":[]}")
             + "]}");
     List<Feature> good = new ArrayList<>();
-    List<GeoJsonSource.BadFeature> bad = new ArrayList<>();
+    List<BadFeature> bad = new ArrayList<>();
     GeoJsonSource source = new GeoJsonSource(f);
     source.forEach(good::add, bad::add);
     assertEquals(List.of("unclosed", "empty"), good.stream().map(Feature::id).toList());
     assertEquals(1, source.ringsClosed());
     assertEquals(
         List.of("nan", "inf", "short", "feature at line 5, column 1 (byte 352)"),
-        bad.stream().map(GeoJsonSource.BadFeature::featureId).toList());
+        bad.stream().map(BadFeature::featureId).toList());
     assertTrue(bad.get(0).reason().contains("not finite: [\"NaN\",1]"), bad.get(0).reason());
     assertTrue(bad.get(1).reason().contains("not finite"), bad.get(1).reason());
     assertTrue(bad.get(2).reason().contains("3 positions"), bad.get(2).reason());
@@ -134,7 +134,7 @@ class GeoJsonSourceTest {
     Path f = dir.resolve("limits.geojson");
     Files.writeString(f, json);
     List<Feature> good = new ArrayList<>();
-    List<GeoJsonSource.BadFeature> bad = new ArrayList<>();
+    List<BadFeature> bad = new ArrayList<>();
     new GeoJsonSource(f).forEach(good::add, bad::add);
 
     assertEquals(List.of("a", "b", "c"), good.stream().map(Feature::id).toList());
@@ -144,7 +144,7 @@ class GeoJsonSourceTest {
             "feature at byte " + first,
             "feature at byte " + json.indexOf(deep),
             "feature at byte " + json.indexOf(huge, first + 1)),
-        bad.stream().map(GeoJsonSource.BadFeature::featureId).toList());
+        bad.stream().map(BadFeature::featureId).toList());
     assertTrue(
         bad.get(0).reason().startsWith("exceeds a reading limit: String length ("),
         bad.get(0).reason());

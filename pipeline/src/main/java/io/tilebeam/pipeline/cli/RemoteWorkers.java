@@ -34,7 +34,7 @@ final class RemoteWorkers {
     }
     for (int i = 0; i < plan.layers().size(); i++) {
       LayerPlan l = plan.layers().get(i);
-      if (l.source().file() instanceof SourceFile.Local local) {
+      if (l.source().source().file() instanceof SourceFile.Local local) {
         throw new UsageException(
             "--runner=DataflowRunner: layers["
                 + i

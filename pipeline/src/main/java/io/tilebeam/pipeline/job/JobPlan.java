@@ -8,7 +8,10 @@ import io.tilebeam.io.sink.OutputChecks;
 import io.tilebeam.io.sink.OutputLocation;
 import io.tilebeam.io.sink.PostGisTileSink;
 import io.tilebeam.io.sink.PublishSpec;
-import io.tilebeam.io.source.JsonLimits;
+import io.tilebeam.io.source.LayerSource;
+import io.tilebeam.io.source.SourceFieldException;
+import io.tilebeam.io.source.SourceFormat;
+import io.tilebeam.io.source.SourceFormats;
 import io.tilebeam.io.source.SourceSpec;
 import io.tilebeam.io.storage.Checksums;
 import io.tilebeam.io.storage.GcsSettings;
@@ -30,6 +33,7 @@ import io.tilebeam.transforms.tiling.TileId;
 import io.tilebeam.transforms.tiling.TileMatrixSet;
 import io.tilebeam.transforms.tiling.TileMatrixSetJson;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -151,8 +155,9 @@ public final class JobPlan {
           tms.id() + " defines zooms 0 to " + tms.maxZoom());
     }
     CrsRef target = crs(l.targetCrs(), path + ".targetCrs");
-    ResolvedSource source = ResolvedSource.resolve(l, path, gcs);
-    CrsRef sourceCrs = sourceCrs(l, source.declaredCrs(), path);
+    SourceFormat format = SourceFormats.named(l.sourceFormat()).orElseThrow();
+    LayerSource source = source(format, l, path, gcs);
+    CrsRef sourceCrs = sourceCrs(l, format, source.declaredCrs(), path);
     List<Extent> extents = extents(l, tms, path, warnings);
     String params = paramsWithDefaults(l.params(), target, l.outputFormat());
     ObjectNode p = (ObjectNode) CanonicalJson.parse(params);
@@ -179,11 +184,7 @@ public final class JobPlan {
         new LayerTiling(l.name(), tms, extents, l.minZoom(), l.maxZoom()),
         template,
         new SourceSpec(
-            source.file(),
-            source.table(),
-            l.sourceFormat(),
-            l.sourceOptions().idColumn(),
-            source.indexed(),
+            source,
             new CutSpec(
                 sourceCrs,
                 tms,
@@ -191,10 +192,30 @@ public final class JobPlan {
                 l.maxZoom(),
                 buffer,
                 simplify,
-                render.cutterGridDigits()),
-            l.sourceOptions().limits() != null ? l.sourceOptions().limits() : JsonLimits.DEFAULT),
+                render.cutterGridDigits())),
         render,
         publish);
+  }
+
+  /**
+   * The layer's source found, checked and identified by its format, before anything is claimed.
+   *
+   * @throws JobSpecException naming the source field that cannot be used
+   * @throws UncheckedIOException when a source that was found cannot be read now: no fault of the
+   *     job (exit 1, not 2)
+   */
+  private static LayerSource source(
+      SourceFormat format, LayerSpec l, String path, GcsSettings gcs) {
+    try {
+      return format.resolve(l.sourceUri(), l.sourceOptions(), gcs);
+    } catch (SourceFieldException e) {
+      // A database URL may hold a password.
+      String value = e.field().equals("uri") ? PgConnections.mask(l.sourceUri()) : e.value();
+      throw new JobSpecException(path + ".source." + e.field(), value, e.getMessage(), e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          path + ".source.uri " + l.sourceUri() + " cannot be read: " + e.getMessage(), e);
+    }
   }
 
   /** A built-in set by name, or a set read from an OGC TMS JSON file at that path. */
@@ -227,11 +248,8 @@ public final class JobPlan {
    * records declare none: RFC 8142 says CRS84. A FlatGeobuf file or PostGIS table that declares
    * none needs the job's.
    */
-  private static CrsRef sourceCrs(LayerSpec l, String declared, String path) {
-    String from =
-        l.sourceFormat().equals("postgis")
-            ? path + ".source (the SRID of its geometries)"
-            : path + ".source.uri (the CRS it declares)";
+  private static CrsRef sourceCrs(LayerSpec l, SourceFormat format, String declared, String path) {
+    String from = path + "." + format.declaredCrsField();
     CrsRef fromSource = null;
     if (declared != null) {
       try {
@@ -247,8 +265,8 @@ public final class JobPlan {
       if (fromSource != null) {
         return fromSource;
       }
-      if (l.sourceFormat().startsWith("geojson")) {
-        return CrsRef.of("OGC:CRS84");
+      if (format.impliedCrs() != null) {
+        return CrsRef.of(format.impliedCrs());
       }
       throw new JobSpecException(
           path + ".source.crs", null, "the source declares no CRS: the job must give one");

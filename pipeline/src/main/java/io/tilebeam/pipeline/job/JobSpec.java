@@ -1,6 +1,6 @@
 package io.tilebeam.pipeline.job;
 
-import io.tilebeam.io.source.JsonLimits;
+import io.tilebeam.io.source.SourceOptions;
 import java.util.List;
 
 /**
@@ -58,26 +58,6 @@ public record JobSpec(String namespace, List<LayerSpec> layers) {
       extents = List.copyOf(extents);
     }
   }
-
-  /**
-   * The source fields that only some formats have; each null when the job leaves it out.
-   *
-   * @param idColumn the column holding feature ids (flatgeobuf, postgis)
-   * @param table the table, {@code name} or {@code schema.name} (postgis)
-   * @param query the query to read instead of a table (postgis)
-   * @param geometryColumn the geometry column, when the table has several (postgis)
-   * @param version the version of the data, which enters the work keys (postgis)
-   * @param versionQuery SQL whose one value is that version (postgis)
-   * @param limits the reading limits the job sets (geojson, geojsonseq), null for the defaults
-   */
-  public record SourceOptions(
-      String idColumn,
-      String table,
-      String query,
-      String geometryColumn,
-      String version,
-      String versionQuery,
-      JsonLimits limits) {}
 
   /**
    * An extent: {@code [west, south, east, north]} in {@code crs}, east/north axis order.

@@ -6,9 +6,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.tilebeam.io.source.JsonLimits;
+import io.tilebeam.io.source.SourceFieldException;
+import io.tilebeam.io.source.SourceFormat;
+import io.tilebeam.io.source.SourceFormats;
+import io.tilebeam.io.source.SourceOptions;
 import io.tilebeam.pipeline.job.JobSpec.ExtentSpec;
 import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
-import io.tilebeam.pipeline.job.JobSpec.SourceOptions;
 import io.tilebeam.transforms.digest.CanonicalJson;
 import io.tilebeam.transforms.key.TileWork;
 import java.io.IOException;
@@ -19,7 +22,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -29,19 +34,12 @@ import java.util.regex.Pattern;
  */
 public final class JobSpecParser {
 
-  /** Source formats of the contract; all of them ({@link #READ_FORMATS}) can be read. */
-  static final Set<String> SOURCE_FORMATS =
-      Set.of("geojson", "geojsonseq", "flatgeobuf", "postgis");
-
-  static final Set<String> READ_FORMATS = Set.of("geojson", "geojsonseq", "flatgeobuf", "postgis");
-
-  /** Source fields only a PostGIS source has. */
-  static final Set<String> POSTGIS_SOURCE_FIELDS =
-      Set.of("table", "query", "geometryColumn", "version", "versionQuery");
-
+  /** Output formats. */
   static final Set<String> OUTPUT_FORMATS = Set.of("geojson", "flatgeobuf", "mvt", "postgis");
 
-  static final Set<String> WRITE_FORMATS = Set.of("geojson", "flatgeobuf", "mvt", "postgis");
+  /** What a source field means to the formats that do not take it. */
+  private static final Map<String, String> FIELD_NOTES =
+      Map.of("idColumn", " (GeoJSON ids are the id member)");
 
   /** Job parameters that change the bytes, with what they mean. */
   static final Set<String> PARAMS = Set.of("bufferPixels", "precision", "simplifyPixels");
@@ -176,32 +174,17 @@ public final class JobSpecParser {
           path + ".name", name, "must not start with '_' (reserved for _failed and _tmp)");
     }
     JsonNode source = object(node, "source", path + ".source");
-    allowOnly(
-        source,
-        path + ".source.",
-        Set.of(
-            "uri",
-            "format",
-            "crs",
-            "idColumn",
-            "table",
-            "query",
-            "geometryColumn",
-            "version",
-            "versionQuery",
-            "limits"));
-    String sourceFormat =
-        choice(source, "format", path + ".source.format", SOURCE_FORMATS, READ_FORMATS);
+    allowOnly(source, path + ".source.", sourceFields());
+    SourceFormat sourceFormat = sourceFormat(source, path + ".source.format");
     SourceOptions options = sourceOptions(source, sourceFormat, path + ".source");
     JsonNode output = object(node, "output", path + ".output");
     allowOnly(output, path + ".output.", Set.of("uri", "format", "table"));
-    String outputFormat =
-        choice(output, "format", path + ".output.format", OUTPUT_FORMATS, WRITE_FORMATS);
+    String outputFormat = choice(output, "format", path + ".output.format", OUTPUT_FORMATS);
     int[] zooms = zooms(node.get("zooms"), path + ".zooms");
     return new LayerSpec(
         name,
         text(source, "uri", path + ".source.uri"),
-        sourceFormat,
+        sourceFormat.name(),
         optionalText(source, "crs", path + ".source.crs"),
         options,
         extents(node.get("extents"), path + ".extents"),
@@ -215,21 +198,35 @@ public final class JobSpecParser {
         params(node.get("params"), path + ".params"));
   }
 
+  /** Every field a source may have: its location, format and CRS, and what some formats take. */
+  private static Set<String> sourceFields() {
+    Set<String> all = new LinkedHashSet<>(List.of("uri", "format", "crs"));
+    all.addAll(SourceFormats.fields());
+    return all;
+  }
+
+  private static SourceFormat sourceFormat(JsonNode source, String path) {
+    String name = text(source, "format", path);
+    return SourceFormats.named(name)
+        .orElseThrow(
+            () ->
+                new JobSpecException(
+                    path, name, "unknown format (known: " + SourceFormats.names() + ")"));
+  }
+
   /** The format-specific source fields, each allowed only where it means something. */
-  private static SourceOptions sourceOptions(JsonNode source, String format, String path) {
-    boolean postgis = format.equals("postgis");
-    for (String field : POSTGIS_SOURCE_FIELDS) {
-      if (!postgis && source.has(field)) {
+  private static SourceOptions sourceOptions(JsonNode source, SourceFormat format, String path) {
+    for (String field : SourceFormats.fields()) {
+      if (source.has(field) && !format.fields().contains(field)) {
+        List<String> taking = SourceFormats.taking(field);
         throw new JobSpecException(
-            path + "." + field, source.get(field), "is only used with source format postgis");
+            path + "." + field,
+            source.get(field),
+            "is only used with source format"
+                + (taking.size() > 1 ? "s " : " ")
+                + String.join(" and ", taking)
+                + FIELD_NOTES.getOrDefault(field, ""));
       }
-    }
-    if (source.has("idColumn") && !(postgis || format.equals("flatgeobuf"))) {
-      throw new JobSpecException(
-          path + ".idColumn",
-          source.get("idColumn"),
-          "is only used with source formats flatgeobuf and postgis (GeoJSON ids are the id"
-              + " member)");
     }
     SourceOptions options =
         new SourceOptions(
@@ -240,20 +237,10 @@ public final class JobSpecParser {
             optionalText(source, "version", path + ".version"),
             optionalText(source, "versionQuery", path + ".versionQuery"),
             limits(source.get("limits"), format, path + ".limits"));
-    if (postgis) {
-      if ((options.table() == null) == (options.query() == null)) {
-        throw new JobSpecException(
-            path + ".table",
-            options.table(),
-            "a postgis source needs exactly one of table and query");
-      }
-      if ((options.version() == null) == (options.versionQuery() == null)) {
-        throw new JobSpecException(
-            path + ".version",
-            options.version(),
-            "a postgis source needs exactly one of version and versionQuery (the version of the"
-                + " data, which enters the work keys: tilebeam cannot hash a table)");
-      }
+    try {
+      format.checkFields(options);
+    } catch (SourceFieldException e) {
+      throw new JobSpecException(path + "." + e.field(), e.value(), e.getMessage(), e);
     }
     return options;
   }
@@ -263,22 +250,14 @@ public final class JobSpecParser {
    * maxNesting}, and for GeoJSONSeq {@code maxRecordBytes}), the defaults filling the rest; null
    * when the job sets none.
    */
-  private static JsonLimits limits(JsonNode node, String format, String path) {
+  private static JsonLimits limits(JsonNode node, SourceFormat format, String path) {
     if (node == null) {
       return null;
-    }
-    if (!format.equals("geojson") && !format.equals("geojsonseq")) {
-      throw new JobSpecException(
-          path, node, "is only used with source formats geojson and geojsonseq");
     }
     if (!node.isObject()) {
       throw new JobSpecException(path, node, "must be a mapping");
     }
-    Set<String> fields =
-        format.equals("geojsonseq")
-            ? Set.of("maxStringChars", "maxNesting", "maxRecordBytes")
-            : Set.of("maxStringChars", "maxNesting");
-    allowOnly(node, path + ".", fields);
+    allowOnly(node, path + ".", format.limitFields());
     JsonLimits d = JsonLimits.DEFAULT;
     int[] values = {d.maxStringChars(), d.maxNesting(), d.maxRecordBytes()};
     String[] names = {"maxStringChars", "maxNesting", "maxRecordBytes"};
@@ -391,15 +370,10 @@ public final class JobSpecParser {
     return CanonicalJson.write((ObjectNode) node);
   }
 
-  private static String choice(
-      JsonNode node, String field, String path, Set<String> known, Set<String> supported) {
+  private static String choice(JsonNode node, String field, String path, Set<String> known) {
     String value = text(node, field, path);
     if (!known.contains(value)) {
       throw new JobSpecException(path, value, "unknown format (known: " + sorted(known) + ")");
-    }
-    if (!supported.contains(value)) {
-      throw new JobSpecException(
-          path, value, "is not supported by this version (supported: " + sorted(supported) + ")");
     }
     return value;
   }

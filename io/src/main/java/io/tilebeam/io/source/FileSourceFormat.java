@@ -1,0 +1,41 @@
+package io.tilebeam.io.source;
+
+import io.tilebeam.io.storage.GcsSettings;
+import java.io.IOException;
+
+/**
+ * A format whose sources are files, local or on GCS: finding the file, pinning it, and naming
+ * {@code source.uri} when it is missing or not of the format are the same for all of them.
+ */
+abstract class FileSourceFormat implements SourceFormat {
+
+  @Override
+  public final LayerSource resolve(String uri, SourceOptions options, GcsSettings gcs)
+      throws IOException {
+    SourceFile file;
+    try {
+      file = SourceFile.resolve(uri, gcs);
+    } catch (IllegalArgumentException e) {
+      throw new SourceFieldException("uri", uri, e.getMessage(), e);
+    }
+    try {
+      return resolve(file, options);
+    } catch (SourceFormatException e) {
+      throw new SourceFieldException("uri", uri, e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Checks and identifies the file found.
+   *
+   * @throws SourceFormatException when it is not a whole file of this format
+   * @throws SourceFieldException naming another field that cannot be used
+   * @throws IOException when it cannot be read
+   */
+  abstract LayerSource resolve(SourceFile file, SourceOptions options) throws IOException;
+
+  /** The identity of {@code file} with what of {@code options} decides the features read. */
+  static String identity(SourceFile file, SourceOptions options) throws IOException {
+    return file.identity() + options.identitySuffix();
+  }
+}

@@ -1,0 +1,82 @@
+package io.tilebeam.io.source;
+
+import io.tilebeam.io.retry.RetryPolicy;
+import io.tilebeam.transforms.crs.Bounds;
+import io.tilebeam.transforms.feature.Feature;
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * FlatGeobuf: with its packed R-tree, read per group of claimed tiles through the index (only the
+ * pages it needs, by range on GCS); without one, read whole in one pass. Its header may declare the
+ * CRS; {@code idColumn} names the column holding ids.
+ */
+final class FlatGeobufSourceFormat extends FileSourceFormat {
+
+  @Override
+  public String name() {
+    return "flatgeobuf";
+  }
+
+  @Override
+  public Set<String> fields() {
+    return Set.of("idColumn");
+  }
+
+  @Override
+  LayerSource resolve(SourceFile file, SourceOptions options) throws IOException {
+    String idColumn = options.idColumn();
+    FlatGeobufSource fgb = FlatGeobufSource.open(file, idColumn);
+    List<String> unreadable = fgb.unreadableColumns();
+    if (!unreadable.isEmpty()) {
+      throw new SourceFormatException(String.join("; ", unreadable), null);
+    }
+    if (idColumn != null && !fgb.columnNames().contains(idColumn)) {
+      throw new SourceFieldException(
+          "idColumn", idColumn, "no such column (columns: " + fgb.columnNames() + ")", null);
+    }
+    return new Resolved(file, idColumn, identity(file, options), fgb.declaredCrs(), fgb.indexed());
+  }
+
+  /** A FlatGeobuf file found at planning. */
+  record Resolved(
+      SourceFile file, String idColumn, String identity, String declaredCrs, boolean indexed)
+      implements LayerSource {
+
+    @Override
+    public FeatureReader open(RetryPolicy retry) {
+      return new FeatureReader() {
+        private FlatGeobufSource indexedFile;
+        private long ringsClosed;
+
+        @Override
+        public void forEach(SourceSplit split, Consumer<Feature> action, Consumer<BadFeature> bad)
+            throws IOException {
+          FlatGeobufSource source = FlatGeobufSource.open(file, idColumn);
+          source.forEach(action, bad);
+          ringsClosed += source.ringsClosed();
+        }
+
+        @Override
+        public void forEachIn(
+            List<Bounds> boxes, Consumer<Feature> action, Consumer<BadFeature> bad)
+            throws IOException {
+          // Kept open: the index pages near the root serve every group.
+          if (indexedFile == null) {
+            indexedFile = FlatGeobufSource.open(file, idColumn);
+          }
+          long before = indexedFile.ringsClosed();
+          indexedFile.forEachIn(boxes, action, bad);
+          ringsClosed += indexedFile.ringsClosed() - before;
+        }
+
+        @Override
+        public long ringsClosed() {
+          return ringsClosed;
+        }
+      };
+    }
+  }
+}

@@ -1,0 +1,86 @@
+package io.tilebeam.io.source;
+
+import io.tilebeam.io.retry.RetryPolicy;
+import io.tilebeam.transforms.feature.Feature;
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * GeoJSON text sequences (RFC 8142) and newline-delimited GeoJSON: split into byte ranges that
+ * workers read side by side ({@link GeoJsonSeqSource}); CRS84 by the RFC, records declare none.
+ */
+final class GeoJsonSeqSourceFormat extends FileSourceFormat {
+
+  @Override
+  public String name() {
+    return "geojsonseq";
+  }
+
+  @Override
+  public Set<String> fields() {
+    return Set.of("limits");
+  }
+
+  @Override
+  public Set<String> limitFields() {
+    return Set.of("maxStringChars", "maxNesting", "maxRecordBytes");
+  }
+
+  @Override
+  public String impliedCrs() {
+    return "OGC:CRS84";
+  }
+
+  @Override
+  LayerSource resolve(SourceFile file, SourceOptions options) throws IOException {
+    return new Resolved(file, options.limitsOrDefault(), identity(file, options));
+  }
+
+  /** A GeoJSONSeq file found at planning. */
+  record Resolved(SourceFile file, JsonLimits limits, String identity) implements LayerSource {
+
+    @Override
+    public String declaredCrs() {
+      return null;
+    }
+
+    @Override
+    public boolean indexed() {
+      return false;
+    }
+
+    /** Byte ranges of about {@link GeoJsonSeqSource#splitBytes}, each record read by one range. */
+    @Override
+    public List<SourceSplit> splits(String layer) throws IOException {
+      long size = file.size();
+      if (size == 0) {
+        return List.of();
+      }
+      return GeoJsonSeqSource.split(size, GeoJsonSeqSource.splitBytes(size)).stream()
+          .map(r -> new SourceSplit(layer, r))
+          .toList();
+    }
+
+    @Override
+    public FeatureReader open(RetryPolicy retry) {
+      return new FeatureReader() {
+        private long ringsClosed;
+
+        @Override
+        public void forEach(SourceSplit split, Consumer<Feature> action, Consumer<BadFeature> bad)
+            throws IOException {
+          GeoJsonSeqSource source = new GeoJsonSeqSource(file, limits);
+          source.forEach(split.range(), action, bad);
+          ringsClosed += source.ringsClosed();
+        }
+
+        @Override
+        public long ringsClosed() {
+          return ringsClosed;
+        }
+      };
+    }
+  }
+}

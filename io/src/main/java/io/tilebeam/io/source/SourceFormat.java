@@ -1,0 +1,60 @@
+package io.tilebeam.io.source;
+
+import io.tilebeam.io.storage.GcsSettings;
+import java.io.IOException;
+import java.util.Set;
+
+/**
+ * One source format, everything tilebeam knows of it in one place: its name in a job, the source
+ * fields it takes, the CRS it implies, how a source of it is found, checked and identified at
+ * planning ({@link #resolve}), and, through the {@link LayerSource} that returns, whether it is
+ * read once or per tile and how.
+ *
+ * <p>To add a format: write one implementation and register it in {@link SourceFormats#ALL}; the
+ * parser, the planner and the reading stage ask the format, and name none.
+ */
+public interface SourceFormat {
+
+  /** The name a job gives as {@code source.format}. */
+  String name();
+
+  /** The source fields this format takes beside {@code uri}, {@code format} and {@code crs}. */
+  Set<String> fields();
+
+  /** The fields of {@code limits} this format takes; empty when it takes no limits. */
+  default Set<String> limitFields() {
+    return Set.of();
+  }
+
+  /**
+   * Checks the fields together, once parsed and before anything is read.
+   *
+   * @throws SourceFieldException naming the field (relative to {@code source}) that cannot be used
+   */
+  default void checkFields(SourceOptions options) {}
+
+  /**
+   * The CRS a source of this format has when it declares none and the job gives none (RFC 7946's
+   * CRS84 for GeoJSON), or null when the job must give one.
+   */
+  default String impliedCrs() {
+    return null;
+  }
+
+  /** Where the CRS a source declares is found, for messages: relative to the layer. */
+  default String declaredCrsField() {
+    return "source.uri (the CRS it declares)";
+  }
+
+  /**
+   * Finds, checks and identifies a source of this format: nothing is claimed or written yet.
+   *
+   * @param uri where the source is, as the job gives it
+   * @param options the job's other source fields
+   * @param gcs how GCS is reached
+   * @throws SourceFieldException naming the source field that cannot be used (the file is missing
+   *     or not of this format, a column does not exist, ...)
+   * @throws IOException when a source that was found cannot be read now (no fault of the job)
+   */
+  LayerSource resolve(String uri, SourceOptions options, GcsSettings gcs) throws IOException;
+}
