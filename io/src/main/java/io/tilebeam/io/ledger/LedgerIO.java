@@ -5,9 +5,9 @@ import io.tilebeam.transforms.key.TileWorkCoder;
 import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.key.WorkKeyCoder;
 import io.tilebeam.transforms.outcome.PublishResult;
-import io.tilebeam.transforms.outcome.PublishResultCoder;
 import io.tilebeam.transforms.outcome.TileFailure;
-import io.tilebeam.transforms.outcome.TileFailureCoder;
+import io.tilebeam.transforms.outcome.TileOutcome;
+import io.tilebeam.transforms.outcome.TileOutcomeCoder;
 import java.sql.SQLException;
 import java.util.AbstractMap;
 import java.util.ArrayList;
@@ -240,8 +240,7 @@ public final class LedgerIO {
   }
 
   /** See {@link #commit}. */
-  public static final class Commit
-      extends PTransform<PCollection<KV<PublishResult, TileFailure>>, PCollection<Long>> {
+  public static final class Commit extends PTransform<PCollection<TileOutcome>, PCollection<Long>> {
     private final LedgerConfig ledger;
     private final ClaimSettings settings;
 
@@ -250,27 +249,16 @@ public final class LedgerIO {
       this.settings = settings;
     }
 
-    /**
-     * Commits published tiles and failures. Each element carries one of the two, the other null;
-     * returns the number of rows committed per shard.
-     */
+    /** Commits published tiles and failures; returns the number of rows committed per shard. */
     @Override
-    public PCollection<Long> expand(PCollection<KV<PublishResult, TileFailure>> input) {
+    public PCollection<Long> expand(PCollection<TileOutcome> input) {
       int shards = settings.shards();
       return input
           .apply(
               "ByShard",
-              WithKeys.<Integer, KV<PublishResult, TileFailure>>of(
-                      kv ->
-                          (kv.getKey() != null ? kv.getKey().key() : kv.getValue().key())
-                              .shard(shards))
+              WithKeys.<Integer, TileOutcome>of(o -> o.key().shard(shards))
                   .withKeyType(TypeDescriptors.integers()))
-          .setCoder(
-              KvCoder.of(
-                  VarIntCoder.of(),
-                  KvCoder.of(
-                      org.apache.beam.sdk.coders.NullableCoder.of(PublishResultCoder.of()),
-                      org.apache.beam.sdk.coders.NullableCoder.of(TileFailureCoder.of()))))
+          .setCoder(KvCoder.of(VarIntCoder.of(), TileOutcomeCoder.of()))
           // The barrier: a group materialises every publish result before the ledger hears of it,
           // so a retried commit never re-runs a publish.
           .apply("Barrier", GroupByKey.create())
@@ -279,8 +267,7 @@ public final class LedgerIO {
     }
   }
 
-  private static final class CommitFn
-      extends DoFn<KV<Integer, Iterable<KV<PublishResult, TileFailure>>>, Long> {
+  private static final class CommitFn extends DoFn<KV<Integer, Iterable<TileOutcome>>, Long> {
     private final LedgerConfig config;
     private final ClaimSettings settings;
     private final Counter committed = Metrics.counter(LedgerIO.class, COMMITTED);
@@ -300,18 +287,16 @@ public final class LedgerIO {
     }
 
     @ProcessElement
-    public void process(
-        @Element KV<Integer, Iterable<KV<PublishResult, TileFailure>>> group,
-        OutputReceiver<Long> out)
+    public void process(@Element KV<Integer, Iterable<TileOutcome>> group, OutputReceiver<Long> out)
         throws SQLException {
       List<PublishResult> done = new ArrayList<>();
       List<TileFailure> failures = new ArrayList<>();
       long rows = 0;
-      for (KV<PublishResult, TileFailure> kv : group.getValue()) {
-        if (kv.getKey() != null) {
-          done.add(kv.getKey());
+      for (TileOutcome outcome : group.getValue()) {
+        if (outcome instanceof PublishResult published) {
+          done.add(published);
         } else {
-          failures.add(kv.getValue());
+          failures.add((TileFailure) outcome);
         }
         if (done.size() >= settings.batchSize()) {
           rows += commitDone(done);

@@ -14,10 +14,10 @@ import io.tilebeam.transforms.key.KeyWork;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.outcome.FeatureFailure;
-import io.tilebeam.transforms.outcome.PublishResult;
-import io.tilebeam.transforms.outcome.PublishResultCoder;
 import io.tilebeam.transforms.outcome.TileFailure;
 import io.tilebeam.transforms.outcome.TileFailureCoder;
+import io.tilebeam.transforms.outcome.TileOutcome;
+import io.tilebeam.transforms.outcome.TileOutcomeCoder;
 import io.tilebeam.transforms.reproject.RenderSpec;
 import io.tilebeam.transforms.reproject.RenderedTile;
 import io.tilebeam.transforms.reproject.ReprojectTiles;
@@ -28,8 +28,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
-import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.NullableCoder;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.values.KV;
@@ -92,35 +90,17 @@ public final class TilebeamGraph {
                 .via((FeatureFailure f) -> KV.of(f.layer(), f.toJsonLine())))
         .apply("RecordDeadLetters", DeadLetters.features(publishes));
 
-    KvCoder<PublishResult, TileFailure> outcomeCoder =
-        KvCoder.of(
-            NullableCoder.of(PublishResultCoder.of()), NullableCoder.of(TileFailureCoder.of()));
-    PCollection<KV<PublishResult, TileFailure>> completions =
-        published
-            .get(TileSinkIO.PUBLISHED)
-            .apply(
-                "AsCompletion",
-                MapElements.into(outcomeType())
-                    .via((PublishResult r) -> KV.<PublishResult, TileFailure>of(r, null)))
-            .setCoder(outcomeCoder);
     // A tile fails where its source cannot be read or where it cannot be published.
     PCollection<TileFailure> tileFailures =
         PCollectionList.of(read.get(ReadFeatures.FAILED))
             .and(published.get(TileSinkIO.FAILED))
             .apply("AllTileFailures", Flatten.pCollections())
             .setCoder(TileFailureCoder.of());
-    PCollection<KV<PublishResult, TileFailure>> failures =
-        tileFailures
-            .apply(
-                "AsFailure",
-                MapElements.into(outcomeType())
-                    .via((TileFailure f) -> KV.<PublishResult, TileFailure>of(null, f)))
-            .setCoder(outcomeCoder);
-    PCollection<KV<PublishResult, TileFailure>> outcomes =
-        PCollectionList.of(completions)
-            .and(failures)
+    PCollection<TileOutcome> outcomes =
+        PCollectionList.of(asOutcomes("AsCompletion", published.get(TileSinkIO.PUBLISHED)))
+            .and(asOutcomes("AsFailure", tileFailures))
             .apply("Outcomes", Flatten.pCollections())
-            .setCoder(outcomeCoder);
+            .setCoder(TileOutcomeCoder.of());
     outcomes.apply("CommitLedger", LedgerIO.commit(ledger, settings));
     // A tile that failed for good is recorded beside its layer's output too, not only in the
     // ledger: where operators look for what did not make it.
@@ -136,8 +116,11 @@ public final class TilebeamGraph {
     return TypeDescriptors.kvs(TypeDescriptors.strings(), TypeDescriptors.strings());
   }
 
-  private static TypeDescriptor<KV<PublishResult, TileFailure>> outcomeType() {
-    return TypeDescriptors.kvs(
-        TypeDescriptor.of(PublishResult.class), TypeDescriptor.of(TileFailure.class));
+  /** The same elements, seen as the outcomes CommitLedger takes. */
+  private static <T extends TileOutcome> PCollection<TileOutcome> asOutcomes(
+      String name, PCollection<T> outcomes) {
+    return outcomes
+        .apply(name, MapElements.into(TypeDescriptor.of(TileOutcome.class)).via((T o) -> o))
+        .setCoder(TileOutcomeCoder.of());
   }
 }

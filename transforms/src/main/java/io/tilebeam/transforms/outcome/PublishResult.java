@@ -2,7 +2,6 @@ package io.tilebeam.transforms.outcome;
 
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
-import java.io.Serializable;
 
 /**
  * A tile that reached its final location: where, with what checksum ({@code sha256:<hex>}) and how
@@ -10,7 +9,7 @@ import java.io.Serializable;
  */
 public record PublishResult(
     WorkKey key, TileWork work, String uri, String checksum, long featureCount, Outcome outcome)
-    implements Serializable {
+    implements TileOutcome {
 
   /** What publishing did. */
   public enum Outcome {
