@@ -81,12 +81,12 @@ public final class LedgerIO {
   private LedgerIO() {}
 
   /** Stage 3, FilterAgainstLedger: dedupes keys and claims them in batches. */
-  public static Claim claim(LedgerConfig ledger, ClaimSettings settings) {
+  public static Claim claim(LedgerConfig ledger, RunSettings settings) {
     return new Claim(ledger, settings);
   }
 
   /** Stage 7, CommitLedger: records completions and failures after a barrier. */
-  public static Commit commit(LedgerConfig ledger, ClaimSettings settings) {
+  public static Commit commit(LedgerConfig ledger, RunSettings settings) {
     return new Commit(ledger, settings);
   }
 
@@ -94,9 +94,9 @@ public final class LedgerIO {
   public static final class Claim
       extends PTransform<PCollection<KV<WorkKey, TileWork>>, PCollection<KV<WorkKey, TileWork>>> {
     private final LedgerConfig ledger;
-    private final ClaimSettings settings;
+    private final RunSettings settings;
 
-    private Claim(LedgerConfig ledger, ClaimSettings settings) {
+    private Claim(LedgerConfig ledger, RunSettings settings) {
       this.ledger = ledger;
       this.settings = settings;
     }
@@ -121,7 +121,7 @@ public final class LedgerIO {
   private static final class ClaimFn
       extends DoFn<KV<Integer, KV<WorkKey, TileWork>>, KV<WorkKey, TileWork>> {
     private final LedgerConfig config;
-    private final ClaimSettings settings;
+    private final RunSettings settings;
     private final Counter claimed = Metrics.counter(LedgerIO.class, CLAIMED);
     private final Counter duplicates = Metrics.counter(LedgerIO.class, DUPLICATES);
     private final Counter completed = Metrics.counter(LedgerIO.class, SKIPPED_COMPLETED);
@@ -143,7 +143,7 @@ public final class LedgerIO {
     @TimerId("flush")
     private final TimerSpec flushSpec = TimerSpecs.timer(TimeDomain.EVENT_TIME);
 
-    ClaimFn(LedgerConfig config, ClaimSettings settings) {
+    ClaimFn(LedgerConfig config, RunSettings settings) {
       this.config = config;
       this.settings = settings;
     }
@@ -242,9 +242,9 @@ public final class LedgerIO {
   /** See {@link #commit}. */
   public static final class Commit extends PTransform<PCollection<TileOutcome>, PCollection<Long>> {
     private final LedgerConfig ledger;
-    private final ClaimSettings settings;
+    private final RunSettings settings;
 
-    private Commit(LedgerConfig ledger, ClaimSettings settings) {
+    private Commit(LedgerConfig ledger, RunSettings settings) {
       this.ledger = ledger;
       this.settings = settings;
     }
@@ -269,14 +269,14 @@ public final class LedgerIO {
 
   private static final class CommitFn extends DoFn<KV<Integer, Iterable<TileOutcome>>, Long> {
     private final LedgerConfig config;
-    private final ClaimSettings settings;
+    private final RunSettings settings;
     private final Counter committed = Metrics.counter(LedgerIO.class, COMMITTED);
     private final Counter lost = Metrics.counter(LedgerIO.class, LOST_CLAIMS);
     private final Counter failed = Metrics.counter(LedgerIO.class, FAILED);
     private final Counter roundTrips = Metrics.counter(LedgerIO.class, COMMIT_STATEMENTS);
     private transient RetryingLedger ledger;
 
-    CommitFn(LedgerConfig config, ClaimSettings settings) {
+    CommitFn(LedgerConfig config, RunSettings settings) {
       this.config = config;
       this.settings = settings;
     }

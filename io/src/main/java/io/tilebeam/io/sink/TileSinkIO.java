@@ -46,6 +46,15 @@ import org.joda.time.Instant;
  */
 public final class TileSinkIO {
 
+  /** Counter of tiles written (new bytes published). */
+  public static final String WRITTEN = "written";
+
+  /** Counter of tiles whose published bytes were already the same: nothing written. */
+  public static final String UNCHANGED = "unchanged";
+
+  /** Counter of features in the tiles published. */
+  public static final String FEATURES_WRITTEN = "featuresWritten";
+
   /** The tiles published. */
   public static final TupleTag<PublishResult> PUBLISHED = new TupleTag<>() {};
 
@@ -113,9 +122,9 @@ public final class TileSinkIO {
     private final Map<String, PublishSpec> specs;
     private final String runId;
     private final LedgerConfig ledger;
-    private final Counter written = Metrics.counter(TileSinkIO.class, "written");
-    private final Counter unchanged = Metrics.counter(TileSinkIO.class, "unchanged");
-    private final Counter featuresWritten = Metrics.counter(TileSinkIO.class, "featuresWritten");
+    private final Counter written = Metrics.counter(TileSinkIO.class, WRITTEN);
+    private final Counter unchanged = Metrics.counter(TileSinkIO.class, UNCHANGED);
+    private final Counter featuresWritten = Metrics.counter(TileSinkIO.class, FEATURES_WRITTEN);
     private transient Map<String, TileSink> sinks;
     private transient ProgressCounter progress;
     private transient long doneInBundle;

@@ -98,7 +98,7 @@ public class CommitLedgerTest {
     outcomes.add(published(theirs));
 
     // Batches of two over three shards: several statements per shard.
-    ClaimSettings settings = new ClaimSettings(RUN, STALE, 2, 3, false);
+    RunSettings settings = new RunSettings(RUN, STALE, 2, 3, false);
     PCollection<Long> rows =
         pipeline
             .apply(Create.of(outcomes).withCoder(TileOutcomeCoder.of()))

@@ -61,7 +61,7 @@ public class LedgerIOTest {
     }
     input.add(work("dedupe", 3));
     input.add(work("dedupe", 17));
-    ClaimSettings settings = new ClaimSettings("run-io-test", Duration.ofHours(1), 4, 3, false);
+    RunSettings settings = new RunSettings("run-io-test", Duration.ofHours(1), 4, 3, false);
     PCollection<KV<WorkKey, TileWork>> claimed =
         pipeline
             .apply(Create.of(input).withCoder(KvCoder.of(WorkKeyCoder.of(), TileWorkCoder.of())))

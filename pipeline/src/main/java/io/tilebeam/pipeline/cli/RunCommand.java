@@ -1,15 +1,9 @@
 package io.tilebeam.pipeline.cli;
 
-import io.tilebeam.io.ledger.ClaimSettings;
 import io.tilebeam.io.ledger.ClaimState;
 import io.tilebeam.io.ledger.Ledger;
-import io.tilebeam.io.ledger.LedgerAdmin;
-import io.tilebeam.io.ledger.LedgerConfig;
-import io.tilebeam.io.ledger.LedgerSchema;
-import io.tilebeam.io.ledger.RetryingLedger;
-import io.tilebeam.io.postgres.PgConnections;
-import io.tilebeam.io.retry.Retrier;
-import io.tilebeam.io.retry.RetryPolicy;
+import io.tilebeam.io.ledger.RunLedger;
+import io.tilebeam.io.ledger.RunSettings;
 import io.tilebeam.pipeline.graph.TilebeamGraph;
 import io.tilebeam.pipeline.job.JobPlan;
 import io.tilebeam.transforms.crs.CrsResolver;
@@ -17,7 +11,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -40,92 +33,102 @@ final class RunCommand {
 
   private RunCommand() {}
 
+  /**
+   * Runs the job, as the README describes a run: the ledger is brought up to date (and, when it is
+   * embedded, the claims of killed runs released), the run is recorded and its planned tiles looked
+   * up; when none needs work the run ends there, otherwise the graph claims, builds, publishes and
+   * commits; the run's end is recorded, its report printed and written.
+   */
   static int run(JobPlan plan, Options options, LedgerHandle.Opening opening, PrintStream out)
       throws IOException {
     try (LedgerHandle handle = opening.get()) {
-      LedgerConfig ledger = handle.config();
-      Retrier.of(plan.retry(), PgConnections::passes)
-          .call(
-              "migrate the ledger",
-              () -> {
-                LedgerSchema.migrate(ledger);
-                return null;
-              });
+      RunLedger ledger = RunLedger.of(handle.config(), plan.retry());
+      ledger.migrate();
       if (handle.isEmbedded()) {
-        releaseKilledRuns(ledger);
+        ledger.releaseKilledRuns();
       }
-      String runId = "run-" + RUN_TIME.format(Instant.now()) + "-" + randomHex();
-      ClaimSettings settings =
-          ClaimSettings.of(runId, options.staleAfter())
-              .withBatchSize(options.claimBatch())
-              .withShards(options.claimShards())
-              .withRetryFailed(options.retryFailed())
-              .withRetry(plan.retry());
-      RunReport nothingToDo;
-      try (RetryingLedger l = RetryingLedger.open(ledger, plan.retry())) {
-        l.call(
-            "record the run",
-            x -> {
-              x.startRun(runId, plan.digest(), plan.tileCount());
-              return null;
-            });
-        // Beam's options are needed as soon as one tile needs work: built from then on, while
-        // the look-up ends.
-        nothingToDo =
-            l.call(
-                "look up the planned tiles",
-                x -> nothingToDo(plan, x, settings, options.beam()::prepare));
-      } catch (SQLException e) {
-        throw new io.tilebeam.io.ledger.LedgerUnavailableException(
-            "cannot record the run in " + ledger.maskedUrl() + ": " + e.getMessage(), e);
-      }
-      PipelineOptions beam = null;
-      try {
-        // Checked even when nothing is to be done: a bad option must not wait for a night with
-        // work. Built only when there is work.
-        options.beam().check();
-        if (nothingToDo == null) {
-          beam = options.beam().get();
-        }
-      } catch (RuntimeException e) {
-        endRun(ledger, runId, "failed", "{}");
-        throw e;
-      }
+      RunSettings settings = runSettings(newRunId(), options, plan);
+      String runId = settings.runId();
+      // Beam's options are needed as soon as one tile needs work: built from then on, while the
+      // look-up ends.
+      RunReport nothingToDo =
+          ledger.start(
+              runId,
+              plan.digest(),
+              plan.tileCount(),
+              x -> nothingToDo(plan, x, settings, options.beam()::prepare));
       RunReport report;
       if (nothingToDo != null) {
+        checkBeamOptions(options, ledger, runId);
         LOG.info("Run {}: no planned tile needs work; the pipeline is not started", runId);
         report = nothingToDo;
       } else {
-        LOG.info("Run {} starting on {}", runId, beam.getRunner().getSimpleName());
-        // The workers reproject: SIS's EPSG database opens while the runner starts.
-        CrsResolver.warmUpInBackground();
-        Pipeline pipeline = Pipeline.create(beam);
-        TilebeamGraph.build(pipeline, plan, ledger, settings);
-        ProgressLog progress = ProgressLog.start(ledger, runId, options.progressEvery());
-        try {
-          PipelineResult result = pipeline.run();
-          result.waitUntilFinish();
-          report = RunReport.from(result.metrics(), runId);
-        } catch (RuntimeException e) {
-          // The run is over: its unfinished claims would otherwise wait out the stale window.
-          releaseOwnClaims(ledger, runId);
-          endRun(ledger, runId, "failed", "{}");
-          throw e;
-        } finally {
-          progress.close();
-        }
+        report = runGraph(plan, ledger, settings, options);
       }
-      endRun(
-          ledger,
-          runId,
-          report.failed() > 0 ? "finished-with-failures" : "succeeded",
-          report.toJson());
+      ledger.end(
+          runId, report.failed() > 0 ? "finished-with-failures" : "succeeded", report.toJson());
       out.println(report.summary());
       if (options.reportFile() != null) {
-        Path reportFile = Path.of(options.reportFile());
-        Files.writeString(reportFile, report.toJson() + "\n");
+        Files.writeString(Path.of(options.reportFile()), report.toJson() + "\n");
       }
       return report.failed() > 0 ? ExitCode.TILES_FAILED : ExitCode.OK;
+    }
+  }
+
+  /** How this run claims and commits: the run's id and the {@code --claim-*} and retry flags. */
+  private static RunSettings runSettings(String runId, Options options, JobPlan plan) {
+    return RunSettings.of(runId, options.staleAfter())
+        .withBatchSize(options.claimBatch())
+        .withShards(options.claimShards())
+        .withRetryFailed(options.retryFailed())
+        .withRetry(plan.retry());
+  }
+
+  /**
+   * Checks Beam's options even when nothing is to be done: a bad option must not wait for a night
+   * with work.
+   */
+  private static void checkBeamOptions(Options options, RunLedger ledger, String runId) {
+    try {
+      options.beam().check();
+    } catch (RuntimeException e) {
+      ledger.end(runId, "failed", "{}");
+      throw e;
+    }
+  }
+
+  /**
+   * Builds the graph and runs it to its end, logging progress; a run that fails releases its own
+   * unfinished claims at once.
+   */
+  private static RunReport runGraph(
+      JobPlan plan, RunLedger ledger, RunSettings settings, Options options) {
+    String runId = settings.runId();
+    checkBeamOptions(options, ledger, runId);
+    PipelineOptions beam;
+    try {
+      beam = options.beam().get();
+    } catch (RuntimeException e) {
+      ledger.end(runId, "failed", "{}");
+      throw e;
+    }
+    LOG.info("Run {} starting on {}", runId, beam.getRunner().getSimpleName());
+    // The workers reproject: SIS's EPSG database opens while the runner starts.
+    CrsResolver.warmUpInBackground();
+    Pipeline pipeline = Pipeline.create(beam);
+    TilebeamGraph.build(pipeline, plan, ledger.config(), settings);
+    ProgressLog progress = ProgressLog.start(ledger.config(), runId, options.progressEvery());
+    try {
+      PipelineResult result = pipeline.run();
+      result.waitUntilFinish();
+      return RunReport.from(result.metrics(), runId);
+    } catch (RuntimeException e) {
+      // The run is over: its unfinished claims would otherwise wait out the stale window.
+      ledger.releaseOwnClaims(runId);
+      ledger.end(runId, "failed", "{}");
+      throw e;
+    } finally {
+      progress.close();
     }
   }
 
@@ -136,7 +139,7 @@ final class RunCommand {
    * onWork} is told then).
    */
   private static RunReport nothingToDo(
-      JobPlan plan, Ledger ledger, ClaimSettings settings, Runnable onWork) {
+      JobPlan plan, Ledger ledger, RunSettings settings, Runnable onWork) {
     boolean[] work = {false};
     Map<ClaimState, Long> states =
         TileStates.count(
@@ -156,74 +159,19 @@ final class RunCommand {
     if (work[0]) {
       return null;
     }
-    long duplicates = plan.layers().stream().mapToLong(l -> l.tiling().cover().duplicates()).sum();
+    long duplicates = plan.layers().stream().mapToLong(l -> l.cover().duplicates()).sum();
     long planned = states.values().stream().mapToLong(Long::longValue).sum();
-    return new RunReport(
+    return RunReport.skippedAll(
         settings.runId(),
         planned,
         duplicates,
         states.getOrDefault(ClaimState.COMPLETED, 0L),
         states.getOrDefault(ClaimState.IN_FLIGHT, 0L),
-        states.getOrDefault(ClaimState.FAILED, 0L),
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0);
+        states.getOrDefault(ClaimState.FAILED, 0L));
   }
 
-  /**
-   * This process holds the embedded ledger exclusively, so every unfinished claim in it belongs to
-   * a run that was killed or failed: it is released now instead of after the stale window.
-   */
-  private static void releaseKilledRuns(LedgerConfig ledger) {
-    try (LedgerAdmin admin = LedgerAdmin.open(ledger)) {
-      int released = admin.releaseAllClaims();
-      if (released > 0) {
-        LOG.info("Released {} claims of runs that were killed before they finished", released);
-      }
-    } catch (SQLException e) {
-      throw new io.tilebeam.io.ledger.LedgerUnavailableException(
-          "cannot release the claims of killed runs in "
-              + ledger.maskedUrl()
-              + ": "
-              + e.getMessage(),
-          e);
-    }
-  }
-
-  private static void releaseOwnClaims(LedgerConfig ledger, String runId) {
-    try (LedgerAdmin admin = LedgerAdmin.open(ledger)) {
-      admin.releaseRun(runId);
-    } catch (SQLException | RuntimeException e) {
-      LOG.warn("Could not release the claims of failed run {}: {}", runId, e.getMessage());
-    }
-  }
-
-  private static void endRun(LedgerConfig ledger, String runId, String status, String counts) {
-    try (RetryingLedger l = RetryingLedger.open(ledger, RetryPolicy.DEFAULT)) {
-      // The run is over whatever its retry settings: its end is recorded with the default patience.
-      l.call(
-          "record the end of the run",
-          x -> {
-            x.endRun(runId, status, counts);
-            return null;
-          });
-    } catch (SQLException | RuntimeException e) {
-      LOG.warn("Could not record the end of run {}: {}", runId, e.getMessage());
-    }
+  private static String newRunId() {
+    return "run-" + RUN_TIME.format(Instant.now()) + "-" + randomHex();
   }
 
   private static String randomHex() {

@@ -3,11 +3,15 @@ package io.tilebeam.pipeline.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.io.ledger.LedgerIO;
+import io.tilebeam.io.sink.TileSinkIO;
 import io.tilebeam.io.source.ReadFeatures;
 import io.tilebeam.transforms.reproject.ReprojectTiles;
 import io.tilebeam.transforms.tiling.PlanTiles;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 import org.apache.beam.sdk.metrics.MetricQueryResults;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricResults;
@@ -15,32 +19,58 @@ import org.apache.beam.sdk.metrics.MetricsFilter;
 
 /**
  * What a run did, from its Beam counters: the JSON report of {@code --report} and the summary
- * printed at the end.
+ * printed at the end. Each figure is named once, in {@link #FIGURES}, with the counters it is read
+ * from; the counters' names are the constants of the stages that count them.
+ *
+ * @param runId the run
+ * @param figures every figure of {@link #FIGURES}, by name, in that order
  */
-public record RunReport(
-    String runId,
-    long planned,
-    long duplicates,
-    long skippedCompleted,
-    long skippedInFlight,
-    long skippedFailed,
-    long claimed,
-    long written,
-    long unchanged,
-    long failed,
-    long lostClaims,
-    long featuresRead,
-    long featuresWritten,
-    long piecesCut,
-    long geometriesRepaired,
-    long geometriesCleaned,
-    long piecesCollapsed,
-    long verticesWritten,
-    long featuresEmpty,
-    long featuresDeadLettered,
-    long coordinatesOutsideDomain,
-    long claimStatements,
-    long commitStatements) {
+public record RunReport(String runId, Map<String, Long> figures) {
+
+  /** A figure of the report: its name in the JSON and how it is read from the counters. */
+  private record Figure(String name, ToLongFunction<Counters> read) {}
+
+  /** The counters of a run by name, absent ones zero. */
+  private record Counters(Map<String, Long> byName) {
+    long get(String name) {
+      return byName.getOrDefault(name, 0L);
+    }
+  }
+
+  /** The report's figures, in the order the JSON lists them. */
+  private static final List<Figure> FIGURES =
+      List.of(
+          counted("planned", PlanTiles.PLANNED),
+          new Figure("duplicates", c -> c.get(PlanTiles.DUPLICATES) + c.get(LedgerIO.DUPLICATES)),
+          counted("skippedCompleted", LedgerIO.SKIPPED_COMPLETED),
+          counted("skippedInFlight", LedgerIO.SKIPPED_IN_FLIGHT),
+          counted("skippedFailed", LedgerIO.SKIPPED_FAILED),
+          counted("claimed", LedgerIO.CLAIMED),
+          counted("written", TileSinkIO.WRITTEN),
+          counted("unchanged", TileSinkIO.UNCHANGED),
+          counted("failed", LedgerIO.FAILED),
+          counted("lostClaims", LedgerIO.LOST_CLAIMS),
+          counted("featuresRead", ReadFeatures.FEATURES_READ),
+          counted("featuresWritten", TileSinkIO.FEATURES_WRITTEN),
+          counted("piecesCut", ReadFeatures.PIECES),
+          counted("geometriesRepaired", ReprojectTiles.REPAIRED),
+          counted("geometriesCleaned", ReprojectTiles.CLEANED),
+          counted("piecesCollapsed", ReprojectTiles.COLLAPSED),
+          counted("verticesWritten", ReprojectTiles.VERTICES),
+          counted("featuresEmpty", ReadFeatures.FEATURES_EMPTY),
+          counted("featuresDeadLettered", ReprojectTiles.DEAD_LETTERED),
+          counted("coordinatesOutsideDomain", ReadFeatures.OUTSIDE_DOMAIN),
+          counted("claimStatements", LedgerIO.CLAIM_STATEMENTS),
+          counted("commitStatements", LedgerIO.COMMIT_STATEMENTS));
+
+  /** Copies the figures, keeping their order. */
+  public RunReport {
+    figures = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(figures));
+  }
+
+  private static Figure counted(String name, String counter) {
+    return new Figure(name, c -> c.get(counter));
+  }
 
   /** Reads the counters of a finished pipeline. */
   public static RunReport from(MetricResults metrics, String runId) {
@@ -51,58 +81,52 @@ public record RunReport(
       // is the record of what was committed.
       c.merge(r.getName().getName(), r.getAttempted(), Long::sum);
     }
-    return new RunReport(
-        runId,
-        c.getOrDefault(PlanTiles.PLANNED, 0L),
-        c.getOrDefault(PlanTiles.DUPLICATES, 0L) + c.getOrDefault(LedgerIO.DUPLICATES, 0L),
-        c.getOrDefault(LedgerIO.SKIPPED_COMPLETED, 0L),
-        c.getOrDefault(LedgerIO.SKIPPED_IN_FLIGHT, 0L),
-        c.getOrDefault(LedgerIO.SKIPPED_FAILED, 0L),
-        c.getOrDefault(LedgerIO.CLAIMED, 0L),
-        c.getOrDefault("written", 0L),
-        c.getOrDefault("unchanged", 0L),
-        c.getOrDefault(LedgerIO.FAILED, 0L),
-        c.getOrDefault(LedgerIO.LOST_CLAIMS, 0L),
-        c.getOrDefault(ReadFeatures.FEATURES_READ, 0L),
-        c.getOrDefault("featuresWritten", 0L),
-        c.getOrDefault(ReadFeatures.PIECES, 0L),
-        c.getOrDefault(ReprojectTiles.REPAIRED, 0L),
-        c.getOrDefault(ReprojectTiles.CLEANED, 0L),
-        c.getOrDefault(ReprojectTiles.COLLAPSED, 0L),
-        c.getOrDefault(ReprojectTiles.VERTICES, 0L),
-        c.getOrDefault(ReadFeatures.FEATURES_EMPTY, 0L),
-        c.getOrDefault(ReprojectTiles.DEAD_LETTERED, 0L),
-        c.getOrDefault(ReadFeatures.OUTSIDE_DOMAIN, 0L),
-        c.getOrDefault(LedgerIO.CLAIM_STATEMENTS, 0L),
-        c.getOrDefault(LedgerIO.COMMIT_STATEMENTS, 0L));
+    Counters counters = new Counters(c);
+    Map<String, Long> figures = new LinkedHashMap<>();
+    FIGURES.forEach(f -> figures.put(f.name(), f.read().applyAsLong(counters)));
+    return new RunReport(runId, figures);
+  }
+
+  /**
+   * The report of a run that started no pipeline: every planned tile was completed, in flight or
+   * failed already, so nothing was claimed, read or written.
+   */
+  public static RunReport skippedAll(
+      String runId,
+      long planned,
+      long duplicates,
+      long completed,
+      long inFlight,
+      long failedEarlier) {
+    Map<String, Long> figures = new LinkedHashMap<>();
+    FIGURES.forEach(f -> figures.put(f.name(), 0L));
+    figures.put("planned", planned);
+    figures.put("duplicates", duplicates);
+    figures.put("skippedCompleted", completed);
+    figures.put("skippedInFlight", inFlight);
+    figures.put("skippedFailed", failedEarlier);
+    return new RunReport(runId, figures);
+  }
+
+  /** A figure by its name in the report. */
+  public long figure(String name) {
+    Long value = figures.get(name);
+    if (value == null) {
+      throw new IllegalArgumentException("no figure " + name + " in a run report");
+    }
+    return value;
+  }
+
+  /** Tiles that failed in this run. */
+  public long failed() {
+    return figure("failed");
   }
 
   /** The report as one JSON object. */
   public String toJson() {
     ObjectNode o = new ObjectMapper().createObjectNode();
     o.put("runId", runId);
-    o.put("planned", planned);
-    o.put("duplicates", duplicates);
-    o.put("skippedCompleted", skippedCompleted);
-    o.put("skippedInFlight", skippedInFlight);
-    o.put("skippedFailed", skippedFailed);
-    o.put("claimed", claimed);
-    o.put("written", written);
-    o.put("unchanged", unchanged);
-    o.put("failed", failed);
-    o.put("lostClaims", lostClaims);
-    o.put("featuresRead", featuresRead);
-    o.put("featuresWritten", featuresWritten);
-    o.put("piecesCut", piecesCut);
-    o.put("geometriesRepaired", geometriesRepaired);
-    o.put("geometriesCleaned", geometriesCleaned);
-    o.put("piecesCollapsed", piecesCollapsed);
-    o.put("verticesWritten", verticesWritten);
-    o.put("featuresEmpty", featuresEmpty);
-    o.put("featuresDeadLettered", featuresDeadLettered);
-    o.put("coordinatesOutsideDomain", coordinatesOutsideDomain);
-    o.put("claimStatements", claimStatements);
-    o.put("commitStatements", commitStatements);
+    figures.forEach(o::put);
     return o.toString();
   }
 
@@ -114,20 +138,20 @@ public record RunReport(
             + " %d features read, %d pieces cut, %d features written (%d vertices),"
             + " %d repaired, %d dead-lettered",
         runId,
-        planned,
-        claimed,
-        written,
-        unchanged,
-        failed,
-        skippedCompleted,
-        skippedInFlight,
-        skippedFailed,
-        duplicates,
-        featuresRead,
-        piecesCut,
-        featuresWritten,
-        verticesWritten,
-        geometriesRepaired,
-        featuresDeadLettered);
+        figure("planned"),
+        figure("claimed"),
+        figure("written"),
+        figure("unchanged"),
+        figure("failed"),
+        figure("skippedCompleted"),
+        figure("skippedInFlight"),
+        figure("skippedFailed"),
+        figure("duplicates"),
+        figure("featuresRead"),
+        figure("piecesCut"),
+        figure("featuresWritten"),
+        figure("verticesWritten"),
+        figure("geometriesRepaired"),
+        figure("featuresDeadLettered"));
   }
 }

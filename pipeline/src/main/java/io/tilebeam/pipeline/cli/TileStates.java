@@ -100,7 +100,6 @@ final class TileStates {
       KeyHasher hasher = KeyHasher.of(layer.template());
       Batch batch = new Batch();
       layer
-          .tiling()
           .cover()
           .forEachTile(
               tile -> {

@@ -1,7 +1,7 @@
 package io.tilebeam.pipeline.cli;
 
-import io.tilebeam.io.ledger.ClaimSettings;
 import io.tilebeam.io.ledger.LedgerUnavailableException;
+import io.tilebeam.io.ledger.RunSettings;
 import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.pipeline.job.JobPlan;
@@ -234,7 +234,7 @@ public final class Tilebeam {
             reportFile(a.get("--report")),
             staleAfter,
             (int) Math.min(10_000, positiveLong(a, "--claim-batch", 500)),
-            (int) Math.min(4096, positiveLong(a, "--claim-shards", ClaimSettings.DEFAULT_SHARDS)),
+            (int) Math.min(4096, positiveLong(a, "--claim-shards", RunSettings.DEFAULT_SHARDS)),
             a.has("--retry-failed"),
             "off".equals(a.get("--progress-every"))
                 ? null

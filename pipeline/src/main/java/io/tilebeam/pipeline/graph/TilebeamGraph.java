@@ -1,8 +1,8 @@
 package io.tilebeam.pipeline.graph;
 
-import io.tilebeam.io.ledger.ClaimSettings;
 import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.ledger.LedgerIO;
+import io.tilebeam.io.ledger.RunSettings;
 import io.tilebeam.io.sink.DeadLetters;
 import io.tilebeam.io.sink.PublishSpec;
 import io.tilebeam.io.sink.TileSinkIO;
@@ -21,11 +21,10 @@ import io.tilebeam.transforms.outcome.TileOutcomeCoder;
 import io.tilebeam.transforms.reproject.RenderSpec;
 import io.tilebeam.transforms.reproject.RenderedTile;
 import io.tilebeam.transforms.reproject.ReprojectTiles;
-import io.tilebeam.transforms.tiling.LayerTiling;
+import io.tilebeam.transforms.tiling.LayerCover;
 import io.tilebeam.transforms.tiling.PlanTiles;
 import io.tilebeam.transforms.tiling.PlannedTile;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.transforms.Flatten;
@@ -53,20 +52,21 @@ public final class TilebeamGraph {
 
   /** Adds the whole graph for {@code plan} to {@code pipeline}. */
   public static void build(
-      Pipeline pipeline, JobPlan plan, LedgerConfig ledger, ClaimSettings settings) {
-    List<LayerTiling> tilings = plan.layers().stream().map(LayerPlan::tiling).toList();
+      Pipeline pipeline, JobPlan plan, LedgerConfig ledger, RunSettings settings) {
+    Map<String, LayerCover> covers = new HashMap<>();
     Map<String, TileWork> templates = new HashMap<>();
     Map<String, SourceSpec> sources = new HashMap<>();
     Map<String, RenderSpec> renders = new HashMap<>();
     Map<String, PublishSpec> publishes = new HashMap<>();
     for (LayerPlan l : plan.layers()) {
+      covers.put(l.name(), l.cover());
       templates.put(l.name(), l.template());
       sources.put(l.name(), l.source());
       renders.put(l.name(), l.render());
       publishes.put(l.name(), l.publish());
     }
 
-    PCollection<PlannedTile> planned = pipeline.apply("PlanTiles", PlanTiles.of(tilings));
+    PCollection<PlannedTile> planned = pipeline.apply("PlanTiles", PlanTiles.ofCovers(covers));
     PCollection<KV<WorkKey, TileWork>> keyed =
         planned.apply("KeyWork", KeyWork.withTemplates(templates));
     PCollection<KV<WorkKey, TileWork>> claimed =
@@ -74,7 +74,7 @@ public final class TilebeamGraph {
     PCollectionTuple read =
         claimed.apply(
             "ReadFeatures",
-            ReadFeatures.from(sources, plan.retry()).withProgress(ledger, settings.runId()));
+            ReadFeatures.from(sources, settings.retry()).withProgress(ledger, settings.runId()));
     PCollection<RenderedTile> rendered =
         read.get(ReadFeatures.TILES).apply("ReprojectTiles", ReprojectTiles.withSpecs(renders));
     PCollectionTuple published =

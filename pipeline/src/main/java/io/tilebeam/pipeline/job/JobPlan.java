@@ -1,6 +1,5 @@
 package io.tilebeam.pipeline.job;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.io.retry.RetryPolicy;
@@ -22,7 +21,6 @@ import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.crs.CrsResolver;
 import io.tilebeam.transforms.crs.UnknownCrsException;
 import io.tilebeam.transforms.cut.CutSpec;
-import io.tilebeam.transforms.digest.CanonicalJson;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.reproject.RenderSpec;
 import io.tilebeam.transforms.tiling.Extent;
@@ -51,22 +49,6 @@ import org.slf4j.LoggerFactory;
 public final class JobPlan {
 
   private static final Logger LOG = LoggerFactory.getLogger(JobPlan.class);
-
-  /** Decimal places of coordinates in degrees when the job sets none: 1e-8° is about 1.1 mm. */
-  static final int DEFAULT_PRECISION_DEGREES = 8;
-
-  /** Decimal places of coordinates in metres (or feet) when the job sets none: a millimetre. */
-  static final int DEFAULT_PRECISION_LINEAR = 3;
-
-  /** The buffer around each tile, in pixels of a 256-pixel tile, when the job sets none. */
-  static final double DEFAULT_BUFFER_PIXELS = 8;
-
-  /**
-   * The simplification of Mapbox Vector Tiles when the job sets none: one unit of their 4096-unit
-   * grid, 1/16 of a pixel, below which the grid cannot show a vertex anyway. Data tiles (GeoJSON,
-   * FlatGeobuf, PostGIS) keep every vertex unless the job asks.
-   */
-  static final double DEFAULT_SIMPLIFY_PIXELS_MVT = 1.0 / 16;
 
   private final String namespace;
   private final List<LayerPlan> layers;
@@ -142,7 +124,7 @@ public final class JobPlan {
 
   /** The number of distinct tiles of all layers. */
   public long tileCount() {
-    return layers.stream().mapToLong(l -> l.tiling().cover().count()).sum();
+    return layers.stream().mapToLong(l -> l.cover().count()).sum();
   }
 
   private static LayerPlan layer(
@@ -159,11 +141,7 @@ public final class JobPlan {
     LayerSource source = source(format, l, path, gcs);
     CrsRef sourceCrs = sourceCrs(l, format, source.declaredCrs(), path);
     List<Extent> extents = extents(l, tms, path, warnings);
-    String params = paramsWithDefaults(l.params(), target, l.outputFormat());
-    ObjectNode p = (ObjectNode) CanonicalJson.parse(params);
-    double buffer = p.get("bufferPixels").doubleValue();
-    double simplify = p.get("simplifyPixels").doubleValue();
-    int precision = p.get("precision").intValue();
+    LayerParams params = LayerParams.of(l.params(), target, l.outputFormat());
     PublishSpec publish = publishSpec(l, target, path, gcs);
     checkVectorTiles(l, tms, target, path);
     String sourceIdentity = source.identity();
@@ -178,10 +156,12 @@ public final class JobPlan {
             sourceCrs.identity(),
             target.identity(),
             l.outputFormat(),
-            params);
-    RenderSpec render = new RenderSpec(tms, target, precision);
+            params.json());
+    RenderSpec render = new RenderSpec(tms, target, params.precision());
+    LayerTiling tiling = new LayerTiling(l.name(), tms, extents, l.minZoom(), l.maxZoom());
     return new LayerPlan(
-        new LayerTiling(l.name(), tms, extents, l.minZoom(), l.maxZoom()),
+        tiling,
+        tiling.cover(),
         template,
         new SourceSpec(
             source,
@@ -190,8 +170,8 @@ public final class JobPlan {
                 tms,
                 l.minZoom(),
                 l.maxZoom(),
-                buffer,
-                simplify,
+                params.bufferPixels(),
+                params.simplifyPixels(),
                 render.cutterGridDigits())),
         render,
         publish);
@@ -323,22 +303,6 @@ public final class JobPlan {
       out.add(extent);
     }
     return out;
-  }
-
-  private static String paramsWithDefaults(String params, CrsRef target, String outputFormat) {
-    ObjectNode p = (ObjectNode) CanonicalJson.parse(params);
-    if (!p.has("bufferPixels")) {
-      p.put("bufferPixels", DEFAULT_BUFFER_PIXELS);
-    }
-    if (!p.has("simplifyPixels")) {
-      p.put("simplifyPixels", outputFormat.equals("mvt") ? DEFAULT_SIMPLIFY_PIXELS_MVT : 0);
-    }
-    if (!p.has("precision")) {
-      p.put(
-          "precision",
-          CrsFacts.angular(target) ? DEFAULT_PRECISION_DEGREES : DEFAULT_PRECISION_LINEAR);
-    }
-    return CanonicalJson.write(p);
   }
 
   /** Parses and checks the layer's output; nothing is written. */

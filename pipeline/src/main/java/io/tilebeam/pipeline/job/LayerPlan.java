@@ -4,6 +4,7 @@ import io.tilebeam.io.sink.PublishSpec;
 import io.tilebeam.io.source.SourceSpec;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.reproject.RenderSpec;
+import io.tilebeam.transforms.tiling.LayerCover;
 import io.tilebeam.transforms.tiling.LayerTiling;
 import java.io.Serializable;
 
@@ -11,6 +12,7 @@ import java.io.Serializable;
  * One layer resolved for running: what each stage of the graph needs of it.
  *
  * @param tiling PlanTiles: matrix set, extents, zooms
+ * @param cover the layer's tiles, computed once at planning: counted, looked up and planned
  * @param template KeyWork: the layer's work with a placeholder tile
  * @param source ReadFeatures: where and how to read
  * @param render ReprojectTiles: CRSs, buffer, precision
@@ -18,6 +20,7 @@ import java.io.Serializable;
  */
 public record LayerPlan(
     LayerTiling tiling,
+    LayerCover cover,
     TileWork template,
     SourceSpec source,
     RenderSpec render,

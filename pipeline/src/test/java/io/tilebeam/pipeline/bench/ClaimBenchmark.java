@@ -1,11 +1,11 @@
 package io.tilebeam.pipeline.bench;
 
-import io.tilebeam.io.ledger.ClaimSettings;
 import io.tilebeam.io.ledger.EmbeddedLedger;
 import io.tilebeam.io.ledger.Ledger;
 import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.ledger.LedgerIO;
 import io.tilebeam.io.ledger.LedgerSchema;
+import io.tilebeam.io.ledger.RunSettings;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.TileWorkCoder;
 import io.tilebeam.transforms.key.WorkKey;
@@ -45,7 +45,7 @@ import org.apache.beam.sdk.values.KV;
 public final class ClaimBenchmark {
 
   private static final int CHUNK = 1000;
-  private static final int BATCH = ClaimSettings.DEFAULT_BATCH_SIZE;
+  private static final int BATCH = RunSettings.DEFAULT_BATCH_SIZE;
 
   private ClaimBenchmark() {}
 
@@ -186,7 +186,7 @@ public final class ClaimBenchmark {
     p.apply(Create.of(chunks))
         .apply(ParDo.of(new MakeWork(work.size())))
         .setCoder(KvCoder.of(WorkKeyCoder.of(), TileWorkCoder.of()))
-        .apply(LedgerIO.claim(config, ClaimSettings.of("run-bench", Duration.ofHours(1))))
+        .apply(LedgerIO.claim(config, RunSettings.of("run-bench", Duration.ofHours(1))))
         .apply(Count.globally());
     long start = System.nanoTime();
     p.run().waitUntilFinish();

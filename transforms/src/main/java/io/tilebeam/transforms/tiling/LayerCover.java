@@ -1,5 +1,6 @@
 package io.tilebeam.transforms.tiling;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -13,9 +14,14 @@ import java.util.function.Consumer;
  * <p>The union is walked in row bands between range edges, so counting costs O(bands × ranges), not
  * O(tiles).
  */
-public final class LayerCover {
+public final class LayerCover implements Serializable {
+
+  private static final long serialVersionUID = 1L;
 
   private final List<TileRange> ranges;
+
+  /** The distinct tiles, counted once when first asked: the planner asks several times. */
+  private transient long count = -1;
 
   /** A cover made of these (possibly overlapping) ranges. */
   public LayerCover(List<TileRange> ranges) {
@@ -24,9 +30,13 @@ public final class LayerCover {
 
   /** The number of distinct tiles. */
   public long count() {
-    long[] total = {0};
-    forEachBand((z, firstRow, lastRow, cols) -> total[0] += (lastRow - firstRow + 1) * width(cols));
-    return total[0];
+    if (count < 0) {
+      long[] total = {0};
+      forEachBand(
+          (z, firstRow, lastRow, cols) -> total[0] += (lastRow - firstRow + 1) * width(cols));
+      count = total[0];
+    }
+    return count;
   }
 
   /** How many tiles the ranges hold beyond the distinct ones, that is, repeated by overlaps. */

@@ -5,11 +5,13 @@ import java.io.Serializable;
 import java.time.Duration;
 
 /**
- * How a run claims work: its run id (the owner of its claims), the stale window after which another
- * run's claim may be taken over, the keys per statement, the number of state shards, and how ledger
- * statements that fail in a way that may pass are retried.
+ * How a run's graph meets the ledger and the world, for FilterAgainstLedger, ReadFeatures and
+ * CommitLedger alike: its run id (the owner of its claims), the stale window after which another
+ * run's claim may be taken over, the keys per claim or commit statement, the number of state
+ * shards, whether failed tiles are claimed again, and how calls that fail in a way that may pass
+ * (ledger statements, source queries) are retried.
  */
-public record ClaimSettings(
+public record RunSettings(
     String runId,
     Duration staleAfter,
     int batchSize,
@@ -29,7 +31,7 @@ public record ClaimSettings(
   public static final int DEFAULT_SHARDS = 4;
 
   /** Checks every field. */
-  public ClaimSettings {
+  public RunSettings {
     if (runId == null || runId.isBlank()) {
       throw new IllegalArgumentException("runId is required");
     }
@@ -48,33 +50,33 @@ public record ClaimSettings(
   }
 
   /** Settings retrying ledger statements under {@link RetryPolicy#DEFAULT}. */
-  public ClaimSettings(
+  public RunSettings(
       String runId, Duration staleAfter, int batchSize, int shards, boolean retryFailed) {
     this(runId, staleAfter, batchSize, shards, retryFailed, RetryPolicy.DEFAULT);
   }
 
   /** Settings with the default batch size and shard count. */
-  public static ClaimSettings of(String runId, Duration staleAfter) {
-    return new ClaimSettings(runId, staleAfter, DEFAULT_BATCH_SIZE, DEFAULT_SHARDS, false);
+  public static RunSettings of(String runId, Duration staleAfter) {
+    return new RunSettings(runId, staleAfter, DEFAULT_BATCH_SIZE, DEFAULT_SHARDS, false);
   }
 
   /** The same settings with another batch size. */
-  public ClaimSettings withBatchSize(int size) {
-    return new ClaimSettings(runId, staleAfter, size, shards, retryFailed, retry);
+  public RunSettings withBatchSize(int size) {
+    return new RunSettings(runId, staleAfter, size, shards, retryFailed, retry);
   }
 
   /** The same settings with another number of state shards. */
-  public ClaimSettings withShards(int count) {
-    return new ClaimSettings(runId, staleAfter, batchSize, count, retryFailed, retry);
+  public RunSettings withShards(int count) {
+    return new RunSettings(runId, staleAfter, batchSize, count, retryFailed, retry);
   }
 
   /** The same settings, claiming tiles that failed permanently in earlier runs too. */
-  public ClaimSettings withRetryFailed(boolean retryAll) {
-    return new ClaimSettings(runId, staleAfter, batchSize, shards, retryAll, retry);
+  public RunSettings withRetryFailed(boolean retryAll) {
+    return new RunSettings(runId, staleAfter, batchSize, shards, retryAll, retry);
   }
 
   /** The same settings, retrying ledger statements under {@code policy}. */
-  public ClaimSettings withRetry(RetryPolicy policy) {
-    return new ClaimSettings(runId, staleAfter, batchSize, shards, retryFailed, policy);
+  public RunSettings withRetry(RetryPolicy policy) {
+    return new RunSettings(runId, staleAfter, batchSize, shards, retryFailed, policy);
   }
 }
