@@ -119,15 +119,6 @@ public final class Ledger implements AutoCloseable {
     return roundTrips;
   }
 
-  /** Whether the connection still answers. */
-  public boolean isValid() {
-    try {
-      return connection.isValid(5);
-    } catch (SQLException e) {
-      return false;
-    }
-  }
-
   /**
    * Claims a batch of distinct keys for {@code runId} in one statement. New keys, keys this run
    * already owns, claims older than {@code staleAfter} and, with {@code retryFailed}, keys that

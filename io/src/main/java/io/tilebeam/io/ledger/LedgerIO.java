@@ -38,17 +38,19 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
- * The two ledger stages of the graph.
+ * The two ledger stages of the graph: FilterAgainstLedger claims keys before any work, CommitLedger
+ * records how each claimed tile ended after a barrier. Their counters' names are constants here,
+ * read by the run report.
  *
  * <pre>{@code
- * PCollection<KV<WorkKey, TileWork>> claimed = keyed.apply("FilterAgainstLedger",
- *     LedgerIO.claim(ledger, settings));
- * published.apply("CommitLedger", LedgerIO.commit(ledger, settings, failures));
+ * PCollection<KV<WorkKey, TileWork>> claimed =
+ *     keyed.apply("FilterAgainstLedger", LedgerIO.claim(ledger, settings));
+ * outcomes.apply("CommitLedger", LedgerIO.commit(ledger, settings)); // PCollection<TileOutcome>
  * }</pre>
  */
 public final class LedgerIO {
 
-  /** Counter names, shared with the run report. */
+  /** Keys claimed by this run. */
   public static final String CLAIMED = "claimed";
 
   /** Keys seen twice in one run. */

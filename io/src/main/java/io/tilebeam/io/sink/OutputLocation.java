@@ -150,7 +150,7 @@ public sealed interface OutputLocation extends Serializable {
     String name = dot < 0 ? table : table.substring(dot + 1);
     for (String part : new String[] {schema, name}) {
       if (!IDENTIFIER.matcher(part).matches()) {
-        throw new IllegalArgumentException(
+        throw new BadTable(
             "table '"
                 + table
                 + "' is not a plain identifier ([a-z_][a-z0-9_]{0,62}, optionally"
@@ -158,5 +158,14 @@ public sealed interface OutputLocation extends Serializable {
       }
     }
     return new PostGis(jdbc, schema, name);
+  }
+
+  /** The output's {@code table} is at fault, not its {@code uri}: a name that is no identifier. */
+  public static final class BadTable extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    BadTable(String message) {
+      super(message);
+    }
   }
 }

@@ -8,12 +8,11 @@ import java.io.Serializable;
 /**
  * Where and how one layer's tiles are published.
  *
- * @param outputUri the output location as the job spells it
  * @param location the parsed location
  * @param format the file format; {@code null} for a PostGIS table, which holds rows
  * @param targetCrs the CRS of the published geometries
  * @param gcs how to reach Google Cloud Storage; used by {@link OutputLocation.Gcs} outputs only
  */
 public record PublishSpec(
-    String outputUri, OutputLocation location, TileFormat format, CrsRef targetCrs, GcsSettings gcs)
+    OutputLocation location, TileFormat format, CrsRef targetCrs, GcsSettings gcs)
     implements Serializable {}

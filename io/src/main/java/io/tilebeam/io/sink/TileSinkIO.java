@@ -41,7 +41,9 @@ import org.joda.time.Instant;
  * published when the bundle finishes.
  *
  * <pre>{@code
- * PCollectionTuple published = rendered.apply("PublishTiles", TileSinkIO.publish(specs));
+ * PCollectionTuple published =
+ *     rendered.apply("PublishTiles", TileSinkIO.publish(specs, runId, ledger));
+ * published.get(TileSinkIO.PUBLISHED); // and FAILED, DEAD_LETTERS
  * }</pre>
  */
 public final class TileSinkIO {
@@ -58,7 +60,10 @@ public final class TileSinkIO {
   /** The tiles published. */
   public static final TupleTag<PublishResult> PUBLISHED = new TupleTag<>() {};
 
-  /** Tiles whose output could not be encoded, for the dead letter. */
+  /**
+   * Tiles that could not be encoded or published for good (a storage error no retry clears), for
+   * CommitLedger and the tile dead letters.
+   */
   public static final TupleTag<TileFailure> FAILED = new TupleTag<>() {};
 
   /**

@@ -53,8 +53,11 @@ public record JsonLimits(int maxStringChars, int maxNesting, int maxRecordBytes)
 
   private static void check(String name, long value, long min, long max) {
     if (value < min || value > max) {
-      throw new IllegalArgumentException(
-          name + " must be in [" + min + ", " + max + "], was " + value);
+      throw new SourceFieldException(
+          name,
+          Long.toString(value),
+          name + " must be in [" + min + ", " + max + "], was " + value,
+          null);
     }
   }
 

@@ -47,27 +47,34 @@ final class PostGisFeatures implements AutoCloseable {
    */
   void forEachIn(List<Bounds> boxes, Consumer<Feature> action, Consumer<BadFeature> bad)
       throws SQLException {
-    List<Object> rows =
+    List<Row> rows =
         retrier.call(
             "read " + source.describe(),
             () -> query(boxes),
             e -> {
               closeQuietly();
             });
-    for (Object row : rows) {
-      if (row instanceof Feature f) {
-        action.accept(f);
+    for (Row row : rows) {
+      if (row instanceof Usable u) {
+        action.accept(u.feature());
       } else {
-        bad.accept((BadFeature) row);
+        bad.accept(((Unusable) row).bad());
       }
     }
   }
 
-  private List<Object> query(List<Bounds> boxes) throws SQLException {
+  /** A row read: a usable feature or a bad one, held until the whole query has been read. */
+  private sealed interface Row permits Usable, Unusable {}
+
+  private record Usable(Feature feature) implements Row {}
+
+  private record Unusable(BadFeature bad) implements Row {}
+
+  private List<Row> query(List<Bounds> boxes) throws SQLException {
     if (connection == null) {
       connection = PostGisSource.connect(source.jdbcUrl());
     }
-    List<Object> out = new ArrayList<>();
+    List<Row> out = new ArrayList<>();
     try (PreparedStatement st = connection.prepareStatement(sql(boxes.size()))) {
       int p = 1;
       for (Bounds b : boxes) {
@@ -85,7 +92,7 @@ final class PostGisFeatures implements AutoCloseable {
     return out;
   }
 
-  private Object row(ResultSet r) throws SQLException {
+  private Row row(ResultSet r) throws SQLException {
     String id = r.getString(1);
     try {
       byte[] bytes = r.getBytes(2);
@@ -95,9 +102,10 @@ final class PostGisFeatures implements AutoCloseable {
       for (int i = 0; i < columns.size(); i++) {
         properties.set(columns.get(i).name(), columns.get(i).value(r, i + 3));
       }
-      return features.feature(id, g, properties);
+      return new Usable(features.feature(id, g, properties));
     } catch (ParseException | IllegalArgumentException e) {
-      return new BadFeature(id != null ? id : "row of " + source.describe(), e.getMessage());
+      return new Unusable(
+          new BadFeature(id != null ? id : "row of " + source.describe(), e.getMessage()));
     }
   }
 

@@ -74,7 +74,7 @@ public final class PublishBenchmark {
         String dir = Files.createTempDirectory("publish-bench").toString();
         spec =
             new PublishSpec(
-                dir, OutputLocation.parse(dir, "geojson", null), new GeoJsonFormat(), crs, null);
+                OutputLocation.parse(dir, "geojson", null), new GeoJsonFormat(), crs, null);
       }
       case "gcs" -> {
         server = GcsStandIn.start();
@@ -82,7 +82,6 @@ public final class PublishBenchmark {
         String uri = "gs://bench/tiles";
         spec =
             new PublishSpec(
-                uri,
                 OutputLocation.parse(uri, "geojson", null),
                 new GeoJsonFormat(),
                 crs,
@@ -91,7 +90,7 @@ public final class PublishBenchmark {
       case "postgis" -> {
         String url = PostGisCluster.url();
         String table = PostGisCluster.newSchema("bench") + ".small";
-        spec = new PublishSpec(url, OutputLocation.parse(url, "postgis", table), null, crs, null);
+        spec = new PublishSpec(OutputLocation.parse(url, "postgis", table), null, crs, null);
       }
       default -> throw new IllegalArgumentException("sink must be local, gcs or postgis: " + kind);
     }

@@ -77,7 +77,6 @@ class PostGisTileSinkTest {
   private static PublishSpec spec(String table) {
     String uri = PostGisCluster.url();
     return new PublishSpec(
-        uri,
         OutputLocation.parse(uri, "postgis", schema + "." + table),
         null,
         CrsRef.of("EPSG:3857"),

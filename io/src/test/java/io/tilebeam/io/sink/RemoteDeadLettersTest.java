@@ -74,7 +74,7 @@ class RemoteDeadLettersTest {
     String table = PostGisCluster.newSchema("dead") + ".roads";
     PublishSpec spec =
         new PublishSpec(
-            url, OutputLocation.parse(url, "postgis", table), null, CrsRef.of("EPSG:3857"), null);
+            OutputLocation.parse(url, "postgis", table), null, CrsRef.of("EPSG:3857"), null);
     assertEquals(2, RemoteDeadLetters.mergeIntoTable(spec, lines("b", "a")));
     assertEquals(3, RemoteDeadLetters.mergeIntoTable(spec, lines("a", "c")));
     try (Connection c = DriverManager.getConnection(url);

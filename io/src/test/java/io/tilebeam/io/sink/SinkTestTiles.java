@@ -37,7 +37,6 @@ final class SinkTestTiles {
   /** GeoJSON tiles in EPSG:3857 published to {@code uri}, a directory or a GCS prefix. */
   static PublishSpec geoJsonSpec(String uri, GcsSettings gcs) {
     return new PublishSpec(
-        uri,
         OutputLocation.parse(uri, "geojson", null),
         new GeoJsonFormat(),
         CrsRef.of("EPSG:3857"),

@@ -26,12 +26,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The command line: {@code tilebeam run|plan ...}. Flags tilebeam does not know are Beam pipeline
- * options ({@code --runner=FlinkRunner}, {@code --flinkMaster=[local]}, ...).
+ * The command line: {@code tilebeam run|plan|status|reap|verify ...} ({@link #USAGE} lists every
+ * flag). Flags tilebeam does not know are Beam pipeline options ({@code --runner=FlinkRunner},
+ * {@code --flinkMaster=[local]}, ...).
  *
  * <pre>
- * tilebeam run  --job FILE [--ledger JDBC_URL] [--report FILE] [--tile-budget N]
- * tilebeam plan --job FILE [--ledger JDBC_URL] [--tiles-out FILE]
+ * tilebeam run    --job FILE [--ledger JDBC_URL] [--report FILE] [--tile-budget N] ...
+ * tilebeam plan   --job FILE [--ledger JDBC_URL] [--tiles-out FILE]
+ * tilebeam status|reap|verify --job FILE [--ledger JDBC_URL] ...
  * </pre>
  */
 public final class Tilebeam {

@@ -311,7 +311,7 @@ public final class JobPlan {
     try {
       location = OutputLocation.parse(l.outputUri(), l.outputFormat(), l.outputTable());
     } catch (IllegalArgumentException e) {
-      boolean table = l.outputTable() != null && e.getMessage().startsWith("table");
+      boolean table = e instanceof OutputLocation.BadTable;
       throw new JobSpecException(
           path + (table ? ".output.table" : ".output.uri"),
           table ? l.outputTable() : PgConnections.mask(l.outputUri()),
@@ -322,11 +322,8 @@ public final class JobPlan {
       throw new JobSpecException(
           path + ".targetCrs", l.targetCrs(), "a PostGIS output needs a CRS with an EPSG code");
     }
-    // A directory is recorded absolute: workers need not share the launcher's directory.
-    String uri = location instanceof OutputLocation.Local local ? local.directory() : l.outputUri();
     PublishSpec spec =
         new PublishSpec(
-            uri,
             location,
             l.outputFormat().equals("postgis") ? null : TileFormat.named(l.outputFormat()),
             target,

@@ -35,7 +35,8 @@ public record JobSpec(String namespace, List<LayerSpec> layers) {
    * @param outputFormat {@code geojson}, {@code flatgeobuf}, {@code mvt} or {@code postgis}
    * @param outputTable the table ({@code name} or {@code schema.name}) of a {@code postgis} output,
    *     else null
-   * @param params the byte-changing parameters, defaults filled in, as canonical JSON
+   * @param params the byte-changing parameters the job sets, as canonical JSON ({@code {}} when
+   *     none; the defaults are filled in at planning by {@link LayerParams})
    */
   public record LayerSpec(
       String name,

@@ -273,9 +273,8 @@ public final class JobSpecParser {
     }
     try {
       return new JsonLimits(values[0], values[1], values[2]);
-    } catch (IllegalArgumentException e) {
-      String field = e.getMessage().substring(0, e.getMessage().indexOf(' '));
-      throw new JobSpecException(path + "." + field, node.get(field), e.getMessage());
+    } catch (SourceFieldException e) {
+      throw new JobSpecException(path + "." + e.field(), node.get(e.field()), e.getMessage());
     }
   }
 
