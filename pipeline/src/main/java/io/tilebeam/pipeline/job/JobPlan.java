@@ -16,6 +16,7 @@ import io.tilebeam.io.storage.Checksums;
 import io.tilebeam.io.storage.GcsSettings;
 import io.tilebeam.pipeline.job.JobSpec.ExtentSpec;
 import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
+import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.crs.CrsFacts;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.crs.CrsResolver;
@@ -140,7 +141,8 @@ public final class JobPlan {
     SourceFormat format = SourceFormats.named(l.sourceFormat()).orElseThrow();
     LayerSource source = source(format, l, path, gcs);
     CrsRef sourceCrs = sourceCrs(l, format, source.declaredCrs(), path);
-    List<Extent> extents = extents(l, tms, path, warnings);
+    List<Bounds> boxes = new ArrayList<>();
+    List<Extent> extents = extents(l, tms, path, warnings, boxes);
     LayerParams params = LayerParams.of(l.params(), target, l.outputFormat());
     PublishSpec publish = publishSpec(l, target, path, gcs);
     checkVectorTiles(l, tms, target, path);
@@ -161,7 +163,7 @@ public final class JobPlan {
     LayerTiling tiling = new LayerTiling(l.name(), tms, extents, l.minZoom(), l.maxZoom());
     return new LayerPlan(
         tiling,
-        tiling.cover(),
+        tiling.cover(boxes),
         template,
         new SourceSpec(
             source,
@@ -270,8 +272,12 @@ public final class JobPlan {
     return identity.equals("EPSG:4326") || identity.equals(CrsResolver.CRS84);
   }
 
+  /**
+   * The layer's extents, each checked and normalised into the matrix set's CRS: the boxes are added
+   * to {@code boxes}, for the layer's cover.
+   */
   private static List<Extent> extents(
-      LayerSpec l, TileMatrixSet tms, String path, List<String> warnings) {
+      LayerSpec l, TileMatrixSet tms, String path, List<String> warnings, List<Bounds> boxes) {
     List<Extent> out = new ArrayList<>();
     for (int j = 0; j < l.extents().size(); j++) {
       ExtentSpec e = l.extents().get(j);
@@ -279,7 +285,7 @@ public final class JobPlan {
       CrsRef crs = crs(e.crs(), at + ".crs");
       Extent extent = new Extent(e.bbox()[0], e.bbox()[1], e.bbox()[2], e.bbox()[3], crs);
       try {
-        ExtentNormalizer.normalize(extent, tms);
+        boxes.addAll(ExtentNormalizer.normalize(extent, tms));
       } catch (InvalidExtentException e2) {
         throw new JobSpecException(
             at + ".bbox", java.util.Arrays.toString(e.bbox()), e2.getMessage(), e2);

@@ -35,10 +35,18 @@ public record LayerTiling(
     for (Extent e : extents) {
       boxes.addAll(ExtentNormalizer.normalize(e, tileMatrixSet));
     }
+    return cover(boxes);
+  }
+
+  /**
+   * The layer's tiles from its extents already normalised into the matrix set's CRS (by a planner
+   * that checked each extent on its own), covered at each zoom.
+   */
+  public LayerCover cover(List<Bounds> normalized) {
     List<TileRange> ranges = new ArrayList<>();
     for (int z = minZoom; z <= maxZoom; z++) {
       TileMatrix matrix = tileMatrixSet.matrix(z);
-      for (Bounds box : boxes) {
+      for (Bounds box : normalized) {
         TileCover.cover(box, matrix).ifPresent(ranges::add);
       }
     }
