@@ -42,6 +42,11 @@ public final class FlatGeobufFormat implements TileFormat {
   }
 
   @Override
+  public String mediaType() {
+    return "application/octet-stream";
+  }
+
+  @Override
   public String extension() {
     return "fgb";
   }

@@ -32,6 +32,11 @@ public final class GeoJsonFormat implements TileFormat {
   }
 
   @Override
+  public String mediaType() {
+    return "application/geo+json";
+  }
+
+  @Override
   public String extension() {
     return "geojson";
   }

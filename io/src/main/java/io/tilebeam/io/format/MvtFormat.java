@@ -47,6 +47,11 @@ public final class MvtFormat implements TileFormat {
   }
 
   @Override
+  public String mediaType() {
+    return "application/vnd.mapbox-vector-tile";
+  }
+
+  @Override
   public String extension() {
     return "mvt";
   }

@@ -4,6 +4,7 @@ import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.reproject.RenderedTile;
 import java.io.IOException;
 import java.io.Serializable;
+import java.util.List;
 import java.util.Locale;
 
 /** An output format for one tile: how it is encoded, and how a written file is checked. */
@@ -14,6 +15,9 @@ public interface TileFormat extends Serializable {
 
   /** The file extension, without the dot. */
   String extension();
+
+  /** The media type a stored tile is served with (its GCS content type). */
+  String mediaType();
 
   /**
    * A tile's bytes and how many features they hold: all of the tile's, except where a format cannot
@@ -38,37 +42,40 @@ public interface TileFormat extends Serializable {
    */
   long countFeatures(byte[] bytes) throws IOException;
 
+  /** Every tile encoding, the one registration a new output format needs. */
+  List<TileFormat> ALL = List.of(new GeoJsonFormat(), new FlatGeobufFormat(), new MvtFormat());
+
   /**
-   * The format whose files end in {@code extension} ({@code geojson}, {@code fgb}, {@code mvt}).
+   * The format whose files end in {@code .extension}.
    *
-   * @throws IllegalArgumentException when no format writes that extension
+   * @throws IllegalArgumentException when no format writes such files
    */
   static TileFormat forExtension(String extension) {
-    for (String name : new String[] {"geojson", "flatgeobuf", "mvt"}) {
-      TileFormat f = named(name);
-      if (f.extension().equals(extension)) {
-        return f;
-      }
-    }
-    throw new IllegalArgumentException("no output format writes '." + extension + "' files");
+    return ALL.stream()
+        .filter(f -> f.extension().equals(extension))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException("no output format writes '." + extension + "' files"));
   }
 
   /**
-   * The format with this job-spec name.
+   * The format a job names ({@code output.format}), in any case.
    *
    * @throws IllegalArgumentException when no format has that name
    */
   static TileFormat named(String name) {
-    switch (name.toLowerCase(Locale.ROOT)) {
-      case "geojson":
-        return new GeoJsonFormat();
-      case "flatgeobuf":
-        return new FlatGeobufFormat();
-      case "mvt":
-        return new MvtFormat();
-      default:
-        throw new IllegalArgumentException(
-            "unknown output format '" + name + "' (supported: geojson, flatgeobuf, mvt)");
-    }
+    String lower = name.toLowerCase(Locale.ROOT);
+    return ALL.stream()
+        .filter(f -> f.name().equals(lower))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "unknown output format '"
+                        + name
+                        + "' (supported: "
+                        + String.join(", ", ALL.stream().map(TileFormat::name).toList())
+                        + ")"));
   }
 }

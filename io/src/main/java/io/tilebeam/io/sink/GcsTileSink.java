@@ -192,11 +192,7 @@ public final class GcsTileSink implements TileSink {
   }
 
   private String contentType() {
-    return switch (spec.format().extension()) {
-      case "geojson" -> "application/geo+json";
-      case "mvt" -> "application/vnd.mapbox-vector-tile";
-      default -> "application/octet-stream";
-    };
+    return spec.format().mediaType();
   }
 
   /**

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.source.JsonLimits;
 import io.tilebeam.io.source.SourceFieldException;
 import io.tilebeam.io.source.SourceFormat;
@@ -34,8 +35,8 @@ import java.util.regex.Pattern;
  */
 public final class JobSpecParser {
 
-  /** Output formats. */
-  static final Set<String> OUTPUT_FORMATS = Set.of("geojson", "flatgeobuf", "mvt", "postgis");
+  /** Output formats: every tile encoding, and rows in a PostGIS table. */
+  static final Set<String> OUTPUT_FORMATS = outputFormats();
 
   /** What a source field means to the formats that do not take it. */
   private static final Map<String, String> FIELD_NOTES =
@@ -196,6 +197,13 @@ public final class JobSpecParser {
         outputFormat,
         optionalText(output, "table", path + ".output.table"),
         params(node.get("params"), path + ".params"));
+  }
+
+  private static Set<String> outputFormats() {
+    Set<String> all = new LinkedHashSet<>();
+    TileFormat.ALL.forEach(f -> all.add(f.name()));
+    all.add("postgis");
+    return Set.copyOf(all);
   }
 
   /** Every field a source may have: its location, format and CRS, and what some formats take. */
