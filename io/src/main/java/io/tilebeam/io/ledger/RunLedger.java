@@ -14,28 +14,13 @@ import org.slf4j.LoggerFactory;
  * {@link #end}, and after a failure {@link #releaseOwnClaims}. Statements that fail in a way that
  * may pass are retried under the job's policy; the end and the release are best effort, so that a
  * ledger lost at the end of a run does not hide the run's own outcome.
+ *
+ * @param config the ledger (the graph's own statements and the progress log use it too)
+ * @param retry how its statements that fail in a way that may pass are retried
  */
-public final class RunLedger {
+public record RunLedger(LedgerConfig config, RetryPolicy retry) {
 
   private static final Logger LOG = LoggerFactory.getLogger(RunLedger.class);
-
-  private final LedgerConfig config;
-  private final RetryPolicy retry;
-
-  private RunLedger(LedgerConfig config, RetryPolicy retry) {
-    this.config = config;
-    this.retry = retry;
-  }
-
-  /** The ledger {@code config} names, its statements retried under {@code retry}. */
-  public static RunLedger of(LedgerConfig config, RetryPolicy retry) {
-    return new RunLedger(config, retry);
-  }
-
-  /** The ledger, for the graph's own statements and the progress log. */
-  public LedgerConfig config() {
-    return config;
-  }
 
   /** Brings the ledger's schema up to date (Flyway; a no-op when it is). */
   public void migrate() {

@@ -2,12 +2,18 @@ package io.tilebeam.io.source;
 
 import io.tilebeam.io.storage.GcsSettings;
 import java.io.IOException;
+import java.util.Set;
 
 /**
  * A format whose sources are files, local or on GCS: finding the file, pinning it, and naming
  * {@code source.uri} when it is missing or not of the format are the same for all of them.
  */
-abstract class FileSourceFormat implements SourceFormat {
+abstract class FileSourceFormat extends SourceFormat {
+
+  /** A file format; see {@link SourceFormat#SourceFormat}. */
+  FileSourceFormat(String name, Set<String> fields, Set<String> limitFields, String impliedCrs) {
+    super(name, fields, limitFields, impliedCrs);
+  }
 
   @Override
   public final LayerSource resolve(String uri, SourceOptions options, GcsSettings gcs)

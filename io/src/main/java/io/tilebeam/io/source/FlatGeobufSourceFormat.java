@@ -15,14 +15,8 @@ import java.util.function.Consumer;
  */
 final class FlatGeobufSourceFormat extends FileSourceFormat {
 
-  @Override
-  public String name() {
-    return "flatgeobuf";
-  }
-
-  @Override
-  public Set<String> fields() {
-    return Set.of("idColumn");
+  FlatGeobufSourceFormat() {
+    super("flatgeobuf", Set.of("idColumn"), Set.of(), null);
   }
 
   @Override

@@ -1,11 +1,9 @@
 package io.tilebeam.io.source;
 
 import io.tilebeam.io.retry.RetryPolicy;
-import io.tilebeam.transforms.feature.Feature;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Consumer;
 
 /**
  * GeoJSON text sequences (RFC 8142) and newline-delimited GeoJSON: split into byte ranges that
@@ -13,24 +11,12 @@ import java.util.function.Consumer;
  */
 final class GeoJsonSeqSourceFormat extends FileSourceFormat {
 
-  @Override
-  public String name() {
-    return "geojsonseq";
-  }
-
-  @Override
-  public Set<String> fields() {
-    return Set.of("limits");
-  }
-
-  @Override
-  public Set<String> limitFields() {
-    return Set.of("maxStringChars", "maxNesting", "maxRecordBytes");
-  }
-
-  @Override
-  public String impliedCrs() {
-    return "OGC:CRS84";
+  GeoJsonSeqSourceFormat() {
+    super(
+        "geojsonseq",
+        Set.of("limits"),
+        Set.of("maxStringChars", "maxNesting", "maxRecordBytes"),
+        "OGC:CRS84");
   }
 
   @Override
@@ -65,22 +51,12 @@ final class GeoJsonSeqSourceFormat extends FileSourceFormat {
 
     @Override
     public FeatureReader open(RetryPolicy retry) {
-      return new FeatureReader() {
-        private long ringsClosed;
-
-        @Override
-        public void forEach(SourceSplit split, Consumer<Feature> action, Consumer<BadFeature> bad)
-            throws IOException {
-          GeoJsonSeqSource source = new GeoJsonSeqSource(file, limits);
-          source.forEach(split.range(), action, bad);
-          ringsClosed += source.ringsClosed();
-        }
-
-        @Override
-        public long ringsClosed() {
-          return ringsClosed;
-        }
-      };
+      return new SplitReader(
+          (split, action, bad) -> {
+            GeoJsonSeqSource source = new GeoJsonSeqSource(file, limits);
+            source.forEach(split.range(), action, bad);
+            return source.ringsClosed();
+          });
     }
   }
 }

@@ -1,10 +1,8 @@
 package io.tilebeam.io.source;
 
 import io.tilebeam.io.retry.RetryPolicy;
-import io.tilebeam.transforms.feature.Feature;
 import java.io.IOException;
 import java.util.Set;
-import java.util.function.Consumer;
 
 /**
  * GeoJSON (RFC 7946): one FeatureCollection, read whole in one pass by {@link GeoJsonSource} (a
@@ -13,24 +11,8 @@ import java.util.function.Consumer;
  */
 final class GeoJsonSourceFormat extends FileSourceFormat {
 
-  @Override
-  public String name() {
-    return "geojson";
-  }
-
-  @Override
-  public Set<String> fields() {
-    return Set.of("limits");
-  }
-
-  @Override
-  public Set<String> limitFields() {
-    return Set.of("maxStringChars", "maxNesting");
-  }
-
-  @Override
-  public String impliedCrs() {
-    return "OGC:CRS84";
+  GeoJsonSourceFormat() {
+    super("geojson", Set.of("limits"), Set.of("maxStringChars", "maxNesting"), "OGC:CRS84");
   }
 
   @Override
@@ -51,22 +33,12 @@ final class GeoJsonSourceFormat extends FileSourceFormat {
 
     @Override
     public FeatureReader open(RetryPolicy retry) {
-      return new FeatureReader() {
-        private long ringsClosed;
-
-        @Override
-        public void forEach(SourceSplit split, Consumer<Feature> action, Consumer<BadFeature> bad)
-            throws IOException {
-          GeoJsonSource source = new GeoJsonSource(file, limits);
-          source.forEach(action, bad);
-          ringsClosed += source.ringsClosed();
-        }
-
-        @Override
-        public long ringsClosed() {
-          return ringsClosed;
-        }
-      };
+      return new SplitReader(
+          (split, action, bad) -> {
+            GeoJsonSource source = new GeoJsonSource(file, limits);
+            source.forEach(action, bad);
+            return source.ringsClosed();
+          });
     }
   }
 }

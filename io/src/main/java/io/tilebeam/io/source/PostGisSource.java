@@ -77,26 +77,36 @@ public record PostGisSource(
       String versionQuery) {}
 
   /**
+   * Checks the settings that go together, before the database is asked: exactly one of {@code
+   * table} and {@code query}, exactly one of {@code version} and {@code versionQuery}.
+   *
+   * @throws SourceFieldException naming the setting that cannot be used
+   */
+  static void checkSettings(String table, String query, String version, String versionQuery) {
+    if ((table == null) == (query == null)) {
+      throw new SourceFieldException(
+          "table", table, "a postgis source needs exactly one of table and query", null);
+    }
+    if ((version == null) == (versionQuery == null)) {
+      throw new SourceFieldException(
+          "version",
+          version,
+          "a postgis source needs exactly one of version and versionQuery (the version of the"
+              + " data, which enters the work keys: tilebeam cannot hash a table)",
+          null);
+    }
+    if (version != null && version.isBlank()) {
+      throw new SourceFieldException("version", version, "must not be blank", null);
+    }
+  }
+
+  /**
    * Resolves a source against its database.
    *
    * @throws SourceFieldException naming the setting that cannot be used
    */
   public static PostGisSource resolve(Settings s) {
-    if ((s.table() == null) == (s.query() == null)) {
-      throw new SourceFieldException(
-          "table", s.table(), "a postgis source needs exactly one of table and query", null);
-    }
-    if ((s.version() == null) == (s.versionQuery() == null)) {
-      throw new SourceFieldException(
-          "version",
-          s.version(),
-          "a postgis source needs exactly one of version and versionQuery: tilebeam cannot hash a"
-              + " table, so the job says which version of the data it reads",
-          null);
-    }
-    if (s.version() != null && s.version().isBlank()) {
-      throw new SourceFieldException("version", s.version(), "must not be blank", null);
-    }
+    checkSettings(s.table(), s.query(), s.version(), s.versionQuery());
     String relation = s.table() != null ? tableRelation(s.table()) : queryRelation(s.query());
     String jdbcUrl = Locations.jdbcUrl(s.uri());
     try (Connection c = connect(jdbcUrl)) {

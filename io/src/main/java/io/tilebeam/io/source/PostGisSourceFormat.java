@@ -15,32 +15,19 @@ import java.util.function.Consumer;
  * query by box each ({@link PostGisFeatures}); its CRS is its geometries' SRID. A database has no
  * content to hash, so the job states the data's version.
  */
-final class PostGisSourceFormat implements SourceFormat {
+final class PostGisSourceFormat extends SourceFormat {
 
-  @Override
-  public String name() {
-    return "postgis";
-  }
-
-  @Override
-  public Set<String> fields() {
-    return Set.of("table", "query", "geometryColumn", "version", "versionQuery", "idColumn");
+  PostGisSourceFormat() {
+    super(
+        "postgis",
+        Set.of("table", "query", "geometryColumn", "version", "versionQuery", "idColumn"),
+        Set.of(),
+        null);
   }
 
   @Override
   public void checkFields(SourceOptions o) {
-    if ((o.table() == null) == (o.query() == null)) {
-      throw new SourceFieldException(
-          "table", o.table(), "a postgis source needs exactly one of table and query", null);
-    }
-    if ((o.version() == null) == (o.versionQuery() == null)) {
-      throw new SourceFieldException(
-          "version",
-          o.version(),
-          "a postgis source needs exactly one of version and versionQuery (the version of the"
-              + " data, which enters the work keys: tilebeam cannot hash a table)",
-          null);
-    }
+    PostGisSource.checkSettings(o.table(), o.query(), o.version(), o.versionQuery());
   }
 
   @Override

@@ -10,20 +10,42 @@ import java.util.Set;
  * planning ({@link #resolve}), and, through the {@link LayerSource} that returns, whether it is
  * read once or per tile and how.
  *
- * <p>To add a format: write one implementation and register it in {@link SourceFormats#ALL}; the
- * parser, the planner and the reading stage ask the format, and name none.
+ * <p>To add a format: write one subclass and register it in {@link SourceFormats#ALL}; the parser,
+ * the planner and the reading stage ask the format, and name none.
  */
-public interface SourceFormat {
+public abstract class SourceFormat {
+
+  private final String name;
+  private final Set<String> fields;
+  private final Set<String> limitFields;
+  private final String impliedCrs;
+
+  /**
+   * A format named {@code name} in jobs, taking the source {@code fields} and, of {@code limits},
+   * the {@code limitFields}; {@code impliedCrs} is the CRS of a source that declares none and whose
+   * job gives none, or null when the job must give one.
+   */
+  protected SourceFormat(
+      String name, Set<String> fields, Set<String> limitFields, String impliedCrs) {
+    this.name = name;
+    this.fields = Set.copyOf(fields);
+    this.limitFields = Set.copyOf(limitFields);
+    this.impliedCrs = impliedCrs;
+  }
 
   /** The name a job gives as {@code source.format}. */
-  String name();
+  public final String name() {
+    return name;
+  }
 
   /** The source fields this format takes beside {@code uri}, {@code format} and {@code crs}. */
-  Set<String> fields();
+  public final Set<String> fields() {
+    return fields;
+  }
 
   /** The fields of {@code limits} this format takes; empty when it takes no limits. */
-  default Set<String> limitFields() {
-    return Set.of();
+  public final Set<String> limitFields() {
+    return limitFields;
   }
 
   /**
@@ -31,18 +53,18 @@ public interface SourceFormat {
    *
    * @throws SourceFieldException naming the field (relative to {@code source}) that cannot be used
    */
-  default void checkFields(SourceOptions options) {}
+  public void checkFields(SourceOptions options) {}
 
   /**
    * The CRS a source of this format has when it declares none and the job gives none (RFC 7946's
    * CRS84 for GeoJSON), or null when the job must give one.
    */
-  default String impliedCrs() {
-    return null;
+  public final String impliedCrs() {
+    return impliedCrs;
   }
 
   /** Where the CRS a source declares is found, for messages: relative to the layer. */
-  default String declaredCrsField() {
+  public String declaredCrsField() {
     return "source.uri (the CRS it declares)";
   }
 
@@ -56,5 +78,6 @@ public interface SourceFormat {
    *     or not of this format, a column does not exist, ...)
    * @throws IOException when a source that was found cannot be read now (no fault of the job)
    */
-  LayerSource resolve(String uri, SourceOptions options, GcsSettings gcs) throws IOException;
+  public abstract LayerSource resolve(String uri, SourceOptions options, GcsSettings gcs)
+      throws IOException;
 }

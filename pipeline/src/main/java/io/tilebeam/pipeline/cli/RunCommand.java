@@ -42,7 +42,7 @@ final class RunCommand {
   static int run(JobPlan plan, Options options, LedgerHandle.Opening opening, PrintStream out)
       throws IOException {
     try (LedgerHandle handle = opening.get()) {
-      RunLedger ledger = RunLedger.of(handle.config(), plan.retry());
+      RunLedger ledger = new RunLedger(handle.config(), plan.retry());
       ledger.migrate();
       if (handle.isEmbedded()) {
         ledger.releaseKilledRuns();

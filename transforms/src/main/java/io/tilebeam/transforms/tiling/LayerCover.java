@@ -115,4 +115,15 @@ public final class LayerCover implements Serializable {
     }
     return w;
   }
+
+  /** Covers are equal when made of the same ranges (Beam checks coded elements by equality). */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof LayerCover other && ranges.equals(other.ranges);
+  }
+
+  @Override
+  public int hashCode() {
+    return ranges.hashCode();
+  }
 }
