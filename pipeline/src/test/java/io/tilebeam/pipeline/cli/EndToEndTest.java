@@ -34,6 +34,9 @@ class EndToEndTest {
    */
   static final int SAMPLE_TILES = 173;
 
+  /** Tiles the sample's two overlapping Pacific extents would repeat. */
+  static final int SAMPLE_DUPLICATES = 10;
+
   /**
    * Golden outputs: the SHA-256 of three published tiles of the sample job, one per format. They
    * change only with the algorithm version (see {@code Algorithm.VERSION}).
@@ -96,6 +99,8 @@ class EndToEndTest {
     assertEquals(SAMPLE_TILES, first.get("claimed").asLong(), first.toString());
     assertEquals(SAMPLE_TILES, first.get("written").asLong(), first.toString());
     assertEquals(0, first.get("failed").asLong(), first.toString());
+    // Counted by PlanTiles on a worker, from the cover the planner kept.
+    assertEquals(SAMPLE_DUPLICATES, first.get("duplicates").asLong(), first.toString());
 
     Map<String, String> files = published();
     assertEquals(SAMPLE_TILES, files.size());
@@ -108,6 +113,8 @@ class EndToEndTest {
     assertEquals(0, second.get("claimed").asLong(), second.toString());
     assertEquals(0, second.get("written").asLong(), second.toString());
     assertEquals(0, second.get("featuresRead").asLong(), second.toString());
+    // Counted by the launcher, which started no pipeline.
+    assertEquals(SAMPLE_DUPLICATES, second.get("duplicates").asLong(), second.toString());
     // Finished work costs only ledger look-ups: no claim statement, no pipeline.
     assertEquals(0, second.get("claimStatements").asLong(), second.toString());
     assertEquals(files, published());

@@ -20,8 +20,14 @@ public final class LayerCover implements Serializable {
 
   private final List<TileRange> ranges;
 
-  /** The distinct tiles, counted once when first asked: the planner asks several times. */
-  private transient long count = -1;
+  /**
+   * The distinct tiles, counted once when first asked: the planner asks several times. Transient,
+   * so a copy counts again: field initialisers do not run when a copy is read back, so a sentinel
+   * value would be lost with them.
+   */
+  private transient long count;
+
+  private transient boolean counted;
 
   /** A cover made of these (possibly overlapping) ranges. */
   public LayerCover(List<TileRange> ranges) {
@@ -30,11 +36,12 @@ public final class LayerCover implements Serializable {
 
   /** The number of distinct tiles. */
   public long count() {
-    if (count < 0) {
+    if (!counted) {
       long[] total = {0};
       forEachBand(
           (z, firstRow, lastRow, cols) -> total[0] += (lastRow - firstRow + 1) * width(cols));
       count = total[0];
+      counted = true;
     }
     return count;
   }
