@@ -12,7 +12,8 @@ import net.jqwik.api.constraints.StringLength;
 
 class KeyHasherTest {
 
-  private static TileWork template(String layer, String params) {
+  /** The work of {@code WorkKeyTest}'s golden keys, for {@code layer}, at tile 0/0/0. */
+  static TileWork template(String layer, String params) {
     return new TileWork(
         "nightly-tiles",
         1,

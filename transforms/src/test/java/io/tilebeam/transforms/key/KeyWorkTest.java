@@ -22,27 +22,13 @@ public class KeyWorkTest {
 
   @Rule public final transient TestPipeline pipeline = TestPipeline.create();
 
-  private static TileWork template(String layer, String params) {
-    return new TileWork(
-        "nightly-tiles",
-        1,
-        layer,
-        "WebMercatorQuad",
-        TileId.of(0, 0, 0),
-        "sha256:0f343b0931126a20f133d67c2b018a3b0f3b6d2d5b9f6c7b0d1a2e3f4a5b6c7d",
-        "OGC:CRS84",
-        "EPSG:3857",
-        "flatgeobuf",
-        params);
-  }
-
   @Test
   public void eachPlannedTileIsKeyedWithItsLayersWork() {
     Map<String, TileWork> templates =
         Map.of(
-            "countries", template("countries", "{}"),
+            "countries", KeyHasherTest.template("countries", "{}"),
             // A second planned layer whose work names the same data layer, buffered.
-            "buffered", template("countries", "{\"bufferPixels\":8}"));
+            "buffered", KeyHasherTest.template("countries", "{\"bufferPixels\":8}"));
     PCollection<String> keyed =
         pipeline
             .apply(
