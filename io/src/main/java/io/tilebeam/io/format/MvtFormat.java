@@ -51,6 +51,26 @@ public final class MvtFormat implements TileFormat {
     return "application/vnd.mapbox-vector-tile";
   }
 
+  /**
+   * One unit of the 4096-unit grid, 1/16 of a pixel, below which the grid cannot show a vertex
+   * anyway.
+   */
+  @Override
+  public double defaultSimplifyPixels() {
+    return 1.0 / 16;
+  }
+
+  /** Vector tiles are Web Mercator tiles: their grid is the tile's. */
+  @Override
+  public String requiredTileMatrixSet() {
+    return "WebMercatorQuad";
+  }
+
+  @Override
+  public String requiredCrs() {
+    return "EPSG:3857";
+  }
+
   @Override
   public String extension() {
     return "mvt";

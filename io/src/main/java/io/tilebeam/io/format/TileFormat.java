@@ -20,6 +20,24 @@ public interface TileFormat extends Serializable {
   String mediaType();
 
   /**
+   * The simplification, in pixels, of a layer written in this format whose job sets none: 0 keeps
+   * every vertex (data formats do unless the job asks).
+   */
+  default double defaultSimplifyPixels() {
+    return 0;
+  }
+
+  /** The tile matrix set tiles of this format must be cut in (its grid is the tile's), or null. */
+  default String requiredTileMatrixSet() {
+    return null;
+  }
+
+  /** The CRS tiles of this format must be written in, or null for any. */
+  default String requiredCrs() {
+    return null;
+  }
+
+  /**
    * A tile's bytes and how many features they hold: all of the tile's, except where a format cannot
    * hold a feature at all (a polygon smaller than one unit of a vector tile's grid).
    *

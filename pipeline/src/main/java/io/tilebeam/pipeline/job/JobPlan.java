@@ -143,9 +143,10 @@ public final class JobPlan {
     CrsRef sourceCrs = sourceCrs(l, format, source.declaredCrs(), path);
     List<Bounds> boxes = new ArrayList<>();
     List<Extent> extents = extents(l, tms, path, warnings, boxes);
-    LayerParams params = LayerParams.of(l.params(), target, l.outputFormat());
-    PublishSpec publish = publishSpec(l, target, path, gcs);
-    checkVectorTiles(l, tms, target, path);
+    TileFormat tileFormat = tileFormat(l);
+    LayerParams params = LayerParams.of(l.params(), target, tileFormat);
+    PublishSpec publish = publishSpec(l, tileFormat, target, path, gcs);
+    checkFormatRules(l, tileFormat, tms, target, path);
     String sourceIdentity = source.identity();
     TileWork template =
         new TileWork(
@@ -311,8 +312,14 @@ public final class JobPlan {
     return out;
   }
 
+  /** The layer's tile encoding, or null when it writes rows into a PostGIS table. */
+  private static TileFormat tileFormat(LayerSpec l) {
+    return l.outputFormat().equals("postgis") ? null : TileFormat.named(l.outputFormat());
+  }
+
   /** Parses and checks the layer's output; nothing is written. */
-  private static PublishSpec publishSpec(LayerSpec l, CrsRef target, String path, GcsSettings gcs) {
+  private static PublishSpec publishSpec(
+      LayerSpec l, TileFormat format, CrsRef target, String path, GcsSettings gcs) {
     OutputLocation location;
     try {
       location = OutputLocation.parse(l.outputUri(), l.outputFormat(), l.outputTable());
@@ -328,12 +335,7 @@ public final class JobPlan {
       throw new JobSpecException(
           path + ".targetCrs", l.targetCrs(), "a PostGIS output needs a CRS with an EPSG code");
     }
-    PublishSpec spec =
-        new PublishSpec(
-            location,
-            l.outputFormat().equals("postgis") ? null : TileFormat.named(l.outputFormat()),
-            target,
-            gcs);
+    PublishSpec spec = new PublishSpec(location, format, target, gcs);
     try {
       OutputChecks.check(spec);
     } catch (IllegalArgumentException e) {
@@ -343,17 +345,23 @@ public final class JobPlan {
     return spec;
   }
 
-  /** Vector tiles are Web Mercator tiles: their grid is the tile's, in EPSG:3857. */
-  private static void checkVectorTiles(LayerSpec l, TileMatrixSet tms, CrsRef target, String path) {
-    if (!l.outputFormat().equals("mvt")) {
+  /** What a tile format asks of the layer: vector tiles, for one, are Web Mercator tiles. */
+  private static void checkFormatRules(
+      LayerSpec l, TileFormat format, TileMatrixSet tms, CrsRef target, String path) {
+    if (format == null) {
       return;
     }
-    if (!tms.id().equals("WebMercatorQuad")) {
+    String set = format.requiredTileMatrixSet();
+    if (set != null && !tms.id().equals(set)) {
       throw new JobSpecException(
-          path + ".tileMatrixSet", l.tileMatrixSet(), "mvt output needs WebMercatorQuad tiles");
+          path + ".tileMatrixSet",
+          l.tileMatrixSet(),
+          format.name() + " output needs " + set + " tiles");
     }
-    if (!target.identity().equals("EPSG:3857")) {
-      throw new JobSpecException(path + ".targetCrs", l.targetCrs(), "mvt output needs EPSG:3857");
+    String crs = format.requiredCrs();
+    if (crs != null && !target.identity().equals(crs)) {
+      throw new JobSpecException(
+          path + ".targetCrs", l.targetCrs(), format.name() + " output needs " + crs);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.tilebeam.pipeline.job;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.transforms.crs.CrsFacts;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.digest.CanonicalJson;
@@ -26,23 +27,17 @@ public record LayerParams(double bufferPixels, double simplifyPixels, int precis
   static final double DEFAULT_BUFFER_PIXELS = 8;
 
   /**
-   * The simplification of Mapbox Vector Tiles when the job sets none: one unit of their 4096-unit
-   * grid, 1/16 of a pixel, below which the grid cannot show a vertex anyway. Data tiles (GeoJSON,
-   * FlatGeobuf, PostGIS) keep every vertex unless the job asks.
-   */
-  static final double DEFAULT_SIMPLIFY_PIXELS_MVT = 1.0 / 16;
-
-  /**
    * The parameters a job gives ({@code params}, canonical JSON checked by the parser), with the
-   * defaults for a layer written in {@code target} as {@code outputFormat} filled in.
+   * defaults for a layer written in {@code target} as {@code format} (null for rows in a PostGIS
+   * table) filled in.
    */
-  static LayerParams of(String params, CrsRef target, String outputFormat) {
+  static LayerParams of(String params, CrsRef target, TileFormat format) {
     ObjectNode p = (ObjectNode) CanonicalJson.parse(params);
     if (!p.has("bufferPixels")) {
       p.put("bufferPixels", DEFAULT_BUFFER_PIXELS);
     }
     if (!p.has("simplifyPixels")) {
-      p.put("simplifyPixels", outputFormat.equals("mvt") ? DEFAULT_SIMPLIFY_PIXELS_MVT : 0);
+      p.put("simplifyPixels", format == null ? 0 : format.defaultSimplifyPixels());
     }
     if (!p.has("precision")) {
       p.put(
