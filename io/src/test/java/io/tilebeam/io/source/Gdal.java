@@ -21,19 +21,30 @@ public final class Gdal {
    * @throws IOException when it is not installed or fails, with its output
    */
   public static void ogr2ogr(String... args) throws IOException {
-    List<String> command = new ArrayList<>(List.of("ogr2ogr"));
+    run("ogr2ogr", args);
+  }
+
+  /**
+   * Runs GDAL's {@code tool} ({@code gdal_translate}, {@code gdalwarp}, {@code gdalinfo}, ...) with
+   * these arguments; returns what it printed.
+   *
+   * @throws IOException when it is not installed or fails, with its output
+   */
+  public static String run(String tool, String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of(tool));
     command.addAll(List.of(args));
     Process p;
     try {
       p = new ProcessBuilder(command).redirectErrorStream(true).start();
     } catch (IOException e) {
-      throw new IOException("ogr2ogr is not installed; scripts/setup.sh installs gdal-bin", e);
+      throw new IOException(tool + " is not installed; scripts/setup.sh installs gdal-bin", e);
     }
     try {
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (p.waitFor() != 0) {
-        throw new IOException("ogr2ogr " + String.join(" ", args) + " failed: " + out);
+        throw new IOException(tool + " " + String.join(" ", args) + " failed: " + out);
       }
+      return out;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted", e);

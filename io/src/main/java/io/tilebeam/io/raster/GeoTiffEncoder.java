@@ -1,0 +1,263 @@
+package io.tilebeam.io.raster;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.zip.Deflater;
+
+/**
+ * Writes a raster tile as a tiled, deflate-compressed GeoTIFF (little-endian TIFF 6.0 with the
+ * GeoTIFF 1.1 keys): the CRS by its EPSG code, the georeferencing as a pixel scale and a tie point
+ * at the top-left corner (pixels are areas), and the nodata value in GDAL's {@code GDAL_NODATA}
+ * tag, which GDAL, QGIS and Apache SIS read. Apache SIS's own writer declares no nodata, hence this
+ * one.
+ *
+ * <p>The bytes depend only on the tile and its georeferencing: a fixed layout (header, directory,
+ * tag values, then the TIFF tiles in order) and a fixed deflate level, so the same work gives the
+ * same bytes.
+ */
+public final class GeoTiffEncoder {
+
+  /** The TIFF tile edge, in pixels; a raster tile larger than this is split into several. */
+  static final int TIFF_TILE = 256;
+
+  private static final int DEFLATE_LEVEL = 6;
+
+  private static final short BYTE = 1;
+  private static final short ASCII = 2;
+  private static final short SHORT = 3;
+  private static final short LONG = 4;
+  private static final short DOUBLE = 12;
+
+  /**
+   * Where a tile lies: its CRS's EPSG code and whether that CRS is geographic, its top-left corner
+   * and its pixel size, in the CRS's units, east and north.
+   */
+  public record Georeference(
+      int epsg,
+      boolean geographic,
+      double minX,
+      double maxY,
+      double pixelWidth,
+      double pixelHeight) {}
+
+  private GeoTiffEncoder() {}
+
+  /** The GeoTIFF of {@code tile} placed by {@code where}. */
+  public static byte[] encode(RasterTile tile, Georeference where) {
+    int across = (tile.width() + TIFF_TILE - 1) / TIFF_TILE;
+    int down = (tile.height() + TIFF_TILE - 1) / TIFF_TILE;
+    List<byte[]> chunks = new ArrayList<>();
+    for (int ty = 0; ty < down; ty++) {
+      for (int tx = 0; tx < across; tx++) {
+        chunks.add(deflate(tiffTile(tile, tx, ty)));
+      }
+    }
+    List<Tag> tags = tags(tile, where, chunks);
+    return layout(tags, chunks);
+  }
+
+  /** The samples of one TIFF tile, padded with nodata (or zero) past the image's edge. */
+  private static byte[] tiffTile(RasterTile tile, int tx, int ty) {
+    int bands = tile.bands();
+    int bytes = tile.type().bits() / 8;
+    ByteBuffer out =
+        ByteBuffer.allocate(TIFF_TILE * TIFF_TILE * bands * bytes).order(ByteOrder.LITTLE_ENDIAN);
+    double pad = tile.nodata() != null ? tile.nodata() : 0;
+    for (int y = ty * TIFF_TILE; y < (ty + 1) * TIFF_TILE; y++) {
+      for (int x = tx * TIFF_TILE; x < (tx + 1) * TIFF_TILE; x++) {
+        for (int b = 0; b < bands; b++) {
+          double v = x < tile.width() && y < tile.height() ? tile.sample(x, y, b) : pad;
+          put(out, tile.type(), v);
+        }
+      }
+    }
+    return out.array();
+  }
+
+  private static void put(ByteBuffer out, SampleType type, double v) {
+    switch (type) {
+      case UINT8 -> out.put((byte) (int) v);
+      case INT16, UINT16 -> out.putShort((short) (int) v);
+      case FLOAT32 -> out.putFloat((float) v);
+    }
+  }
+
+  private static byte[] deflate(byte[] raw) {
+    Deflater deflater = new Deflater(DEFLATE_LEVEL);
+    try {
+      deflater.setInput(raw);
+      deflater.finish();
+      ByteArrayOutputStream out = new ByteArrayOutputStream(raw.length / 4 + 64);
+      byte[] buffer = new byte[64 << 10];
+      while (!deflater.finished()) {
+        out.write(buffer, 0, deflater.deflate(buffer));
+      }
+      return out.toByteArray();
+    } finally {
+      deflater.end();
+    }
+  }
+
+  /** A directory entry: its code, type and values (numbers, or the bytes of an ASCII value). */
+  private record Tag(int code, short type, long[] numbers, double[] doubles, byte[] ascii) {
+    static Tag of(int code, short type, long... numbers) {
+      return new Tag(code, type, numbers, null, null);
+    }
+
+    static Tag doubles(int code, double... values) {
+      return new Tag(code, DOUBLE, null, values, null);
+    }
+
+    static Tag ascii(int code, String text) {
+      return new Tag(code, ASCII, null, null, (text + "\0").getBytes(StandardCharsets.US_ASCII));
+    }
+
+    int count() {
+      return ascii != null ? ascii.length : doubles != null ? doubles.length : numbers.length;
+    }
+
+    int size() {
+      int unit = type == DOUBLE ? 8 : type == LONG ? 4 : type == SHORT ? 2 : 1;
+      return unit * count();
+    }
+  }
+
+  private static List<Tag> tags(RasterTile tile, Georeference where, List<byte[]> chunks) {
+    int bands = tile.bands();
+    long[] bits = new long[bands];
+    long[] formats = new long[bands];
+    java.util.Arrays.fill(bits, tile.type().bits());
+    java.util.Arrays.fill(formats, tile.type().sampleFormat());
+    long[] offsets = new long[chunks.size()];
+    long[] counts = new long[chunks.size()];
+    for (int i = 0; i < chunks.size(); i++) {
+      counts[i] = chunks.get(i).length;
+    }
+    List<Tag> tags = new ArrayList<>();
+    tags.add(Tag.of(256, LONG, tile.width()));
+    tags.add(Tag.of(257, LONG, tile.height()));
+    tags.add(Tag.of(258, SHORT, bits));
+    tags.add(Tag.of(259, SHORT, 8)); // Deflate (Adobe)
+    tags.add(Tag.of(262, SHORT, 1)); // BlackIsZero: bands are data, not colours
+    tags.add(Tag.of(277, SHORT, bands));
+    tags.add(Tag.of(284, SHORT, 1)); // a pixel's bands together
+    tags.add(Tag.of(322, SHORT, TIFF_TILE));
+    tags.add(Tag.of(323, SHORT, TIFF_TILE));
+    tags.add(Tag.of(324, LONG, offsets)); // filled in by layout
+    tags.add(Tag.of(325, LONG, counts));
+    if (bands > 1) {
+      tags.add(Tag.of(338, SHORT, new long[bands - 1])); // extra bands: unspecified data
+    }
+    tags.add(Tag.of(339, SHORT, formats));
+    tags.add(Tag.doubles(33550, where.pixelWidth(), where.pixelHeight(), 0));
+    tags.add(Tag.doubles(33922, 0, 0, 0, where.minX(), where.maxY(), 0));
+    tags.add(
+        Tag.of(
+            34735,
+            SHORT,
+            1,
+            1,
+            0,
+            3, // directory version 1.1.0, three keys
+            1024,
+            0,
+            1,
+            where.geographic() ? 2 : 1, // GTModelType: geographic or projected
+            1025,
+            0,
+            1,
+            1, // GTRasterType: pixels are areas
+            where.geographic() ? 2048 : 3072,
+            0,
+            1,
+            where.epsg())); // the CRS by its EPSG code
+    if (tile.nodata() != null) {
+      tags.add(Tag.ascii(42113, nodataText(tile.nodata())));
+    }
+    return tags;
+  }
+
+  /** The nodata value as GDAL writes it: an integer without a point, else the shortest decimal. */
+  static String nodataText(double nodata) {
+    if (Double.isNaN(nodata)) {
+      return "nan";
+    }
+    if (nodata == Math.rint(nodata) && Math.abs(nodata) < 1e15) {
+      return Long.toString((long) nodata);
+    }
+    return String.format(Locale.ROOT, "%s", nodata);
+  }
+
+  /** Header, directory, out-of-line tag values, then the compressed tiles. */
+  private static byte[] layout(List<Tag> tags, List<byte[]> chunks) {
+    int directory = 8;
+    int directorySize = 2 + tags.size() * 12 + 4;
+    long valuesAt = directory + directorySize;
+    long values = 0;
+    for (Tag t : tags) {
+      if (t.size() > 4) {
+        values += t.size() + (t.size() & 1);
+      }
+    }
+    long dataAt = valuesAt + values;
+    Tag offsets = tags.stream().filter(t -> t.code() == 324).findFirst().orElseThrow();
+    long at = dataAt;
+    for (int i = 0; i < chunks.size(); i++) {
+      offsets.numbers()[i] = at;
+      at += chunks.get(i).length;
+    }
+    ByteBuffer out = ByteBuffer.allocate((int) at).order(ByteOrder.LITTLE_ENDIAN);
+    out.put((byte) 'I').put((byte) 'I').putShort((short) 42).putInt(directory);
+    out.putShort((short) tags.size());
+    long next = valuesAt;
+    List<Tag> outOfLine = new ArrayList<>();
+    for (Tag t : tags) {
+      out.putShort((short) t.code()).putShort(t.type()).putInt(t.count());
+      if (t.size() > 4) {
+        out.putInt((int) next);
+        next += t.size() + (t.size() & 1);
+        outOfLine.add(t);
+      } else {
+        int start = out.position();
+        values(out, t);
+        while (out.position() < start + 4) {
+          out.put((byte) 0);
+        }
+      }
+    }
+    out.putInt(0); // no further directory
+    for (Tag t : outOfLine) {
+      values(out, t);
+      if ((t.size() & 1) == 1) {
+        out.put((byte) 0);
+      }
+    }
+    chunks.forEach(out::put);
+    return out.array();
+  }
+
+  private static void values(ByteBuffer out, Tag t) {
+    if (t.ascii() != null) {
+      out.put(t.ascii());
+    } else if (t.doubles() != null) {
+      for (double d : t.doubles()) {
+        out.putDouble(d);
+      }
+    } else {
+      for (long n : t.numbers()) {
+        if (t.type() == LONG) {
+          out.putInt((int) n);
+        } else if (t.type() == SHORT) {
+          out.putShort((short) n);
+        } else {
+          out.put((byte) n);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package io.tilebeam.io.raster;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+import org.apache.sis.image.Interpolation;
+
+/**
+ * How a raster tile's pixels are computed from the source's, by GDAL's names for the same kernels
+ * ({@code gdalwarp -r}): the name enters the work key, so a run with another resampling re-keys
+ * every tile.
+ */
+public enum Resampling {
+  /** The source pixel the target pixel's centre falls in ({@code near}; {@code nearest} too). */
+  NEAREST("nearest", Interpolation.NEAREST),
+  /** Bilinear interpolation of the four source pixels around the centre. */
+  BILINEAR("bilinear", Interpolation.BILINEAR);
+
+  private final String spelling;
+  private final transient Interpolation kernel;
+
+  Resampling(String spelling, Interpolation kernel) {
+    this.spelling = spelling;
+    this.kernel = kernel;
+  }
+
+  /** The name a job gives, and the key holds. */
+  public String spelling() {
+    return spelling;
+  }
+
+  /** SIS's kernel. */
+  Interpolation kernel() {
+    return kernel;
+  }
+
+  /** The resampling a job names ({@code near} is GDAL's name for {@code nearest}). */
+  public static Optional<Resampling> named(String name) {
+    String n = name.toLowerCase(Locale.ROOT);
+    if (n.equals("near")) {
+      return Optional.of(NEAREST);
+    }
+    return Arrays.stream(values()).filter(r -> r.spelling.equals(n)).findFirst();
+  }
+
+  /** Every name a job may give, for messages. */
+  public static String names() {
+    return String.join(", ", Arrays.stream(values()).map(Resampling::spelling).toList());
+  }
+}
