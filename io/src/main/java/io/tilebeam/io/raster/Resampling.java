@@ -14,7 +14,9 @@ public enum Resampling {
   /** The source pixel the target pixel's centre falls in ({@code near}; {@code nearest} too). */
   NEAREST("nearest", Interpolation.NEAREST),
   /** Bilinear interpolation of the four source pixels around the centre. */
-  BILINEAR("bilinear", Interpolation.BILINEAR);
+  BILINEAR("bilinear", Interpolation.BILINEAR),
+  /** Cubic convolution of the 4 × 4 source pixels around the centre (Keys, a = -0.5). */
+  CUBIC("cubic", CubicInterpolation.INSTANCE);
 
   private final String spelling;
   private final transient Interpolation kernel;

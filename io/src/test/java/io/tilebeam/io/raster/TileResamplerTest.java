@@ -281,6 +281,19 @@ class TileResamplerTest {
     assertEquals(0, a.maskOffInside(), a.toString());
   }
 
+  /**
+   * Cubic is close to GDAL's but short of issue 17's target (99% within one unit): 98.5% here, at
+   * every zoom alike, with masks apart on 0.5% of pixels (GDAL's kernel at no-data edges differs
+   * from this one's bilinear fallback beyond the outermost ring). Pinned where it stands so that it
+   * cannot get worse unseen; the gap is open work.
+   */
+  @Test
+  void cubicIsCloseToGdals() throws Exception {
+    Agreement a = compare(Resampling.CUBIC, "cubic", new ArrayList<>());
+    assertTrue(a.within1() >= 0.98 * a.both(), a.toString());
+    assertTrue(a.maskOff() <= 0.01 * a.both(), a.toString());
+  }
+
   @Test
   void gdalinfoReadsEveryTileWithItsCrsGeotransformTypeAndNodata() throws Exception {
     nearest();
