@@ -1,0 +1,132 @@
+package io.tilebeam.io.raster;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32;
+import java.util.zip.Deflater;
+import java.util.zip.DeflaterOutputStream;
+
+/**
+ * Writes a raster tile as a PNG for web maps: one band of 8 or 16 bits as grey with alpha, three
+ * 8-bit bands as RGB with alpha, four as RGBA; a pixel without data is fully transparent (zero in
+ * every channel), every other pixel opaque unless a fourth band says otherwise. Other sample types
+ * cannot be a PNG and are refused at planning.
+ *
+ * <p>Written by hand (signature, IHDR, one IDAT of unfiltered rows, IEND) with a fixed deflate
+ * level, so the same tile always gives the same bytes.
+ */
+public final class PngEncoder {
+
+  private static final byte[] SIGNATURE = {(byte) 137, 80, 78, 71, 13, 10, 26, 10};
+  private static final int DEFLATE_LEVEL = 6;
+  private static final int GREY_ALPHA = 4;
+  private static final int RGBA = 6;
+
+  private PngEncoder() {}
+
+  /**
+   * Whether a tile of {@code bands} bands of {@code type} can be a PNG: 1 band of 8 or 16 bits, 3
+   * or 4 bands of 8 bits.
+   */
+  public static boolean fits(int bands, SampleType type) {
+    return (bands == 1 && (type == SampleType.UINT8 || type == SampleType.UINT16))
+        || ((bands == 3 || bands == 4) && type == SampleType.UINT8);
+  }
+
+  /**
+   * The PNG of {@code tile}.
+   *
+   * @throws IllegalArgumentException when the tile's bands and type cannot be a PNG ({@link #fits})
+   */
+  public static byte[] encode(RasterTile tile) {
+    if (!fits(tile.bands(), tile.type())) {
+      throw new IllegalArgumentException(
+          "a PNG holds 1 band of uint8 or uint16, or 3 or 4 bands of uint8, not "
+              + tile.bands()
+              + " of "
+              + tile.type().spelling());
+    }
+    int depth = tile.type().bits();
+    int channels = tile.bands() == 1 ? 2 : 4;
+    int bytesPerSample = depth / 8;
+    int rowBytes = 1 + tile.width() * channels * bytesPerSample;
+    byte[] raw = new byte[rowBytes * tile.height()];
+    int at = 0;
+    for (int y = 0; y < tile.height(); y++) {
+      raw[at++] = 0; // filter: none
+      for (int x = 0; x < tile.width(); x++) {
+        at = pixel(tile, x, y, channels, bytesPerSample, raw, at);
+      }
+    }
+    ByteBuffer header = ByteBuffer.allocate(13);
+    header.putInt(tile.width()).putInt(tile.height());
+    header.put((byte) depth).put((byte) (channels == 2 ? GREY_ALPHA : RGBA));
+    header.put((byte) 0).put((byte) 0).put((byte) 0);
+    ByteArrayOutputStream png = new ByteArrayOutputStream(raw.length / 3 + 64);
+    png.writeBytes(SIGNATURE);
+    chunk(png, "IHDR", header.array());
+    chunk(png, "IDAT", zlib(raw));
+    chunk(png, "IEND", new byte[0]);
+    return png.toByteArray();
+  }
+
+  /** Writes one pixel's channels, big-endian; returns where the next begins. */
+  private static int pixel(
+      RasterTile tile, int x, int y, int channels, int bytesPerSample, byte[] raw, int at) {
+    boolean empty = isNodata(tile, x, y);
+    int opaque = bytesPerSample == 2 ? 65535 : 255;
+    for (int c = 0; c < channels; c++) {
+      int v;
+      if (empty) {
+        v = 0;
+      } else if (c == channels - 1) {
+        v = tile.bands() == 4 ? (int) tile.sample(x, y, 3) : opaque;
+      } else {
+        v = (int) tile.sample(x, y, c);
+      }
+      if (bytesPerSample == 2) {
+        raw[at++] = (byte) (v >>> 8);
+      }
+      raw[at++] = (byte) v;
+    }
+    return at;
+  }
+
+  private static boolean isNodata(RasterTile tile, int x, int y) {
+    if (tile.nodata() == null) {
+      return false;
+    }
+    double n = tile.nodata();
+    for (int b = 0; b < tile.bands(); b++) {
+      if (tile.sample(x, y, b) != n) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static byte[] zlib(byte[] raw) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(raw.length / 3 + 64);
+    Deflater deflater = new Deflater(DEFLATE_LEVEL);
+    try (DeflaterOutputStream z = new DeflaterOutputStream(out, deflater, 64 << 10)) {
+      z.write(raw);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e); // a byte array does not fail
+    } finally {
+      deflater.end();
+    }
+    return out.toByteArray();
+  }
+
+  private static void chunk(ByteArrayOutputStream png, String type, byte[] data) {
+    byte[] name = type.getBytes(StandardCharsets.US_ASCII);
+    png.writeBytes(ByteBuffer.allocate(4).putInt(data.length).array());
+    png.writeBytes(name);
+    png.writeBytes(data);
+    CRC32 crc = new CRC32();
+    crc.update(name);
+    crc.update(data);
+    png.writeBytes(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
+  }
+}
