@@ -2,6 +2,7 @@ package io.tilebeam.io.format;
 
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.reproject.RenderedTile;
+import io.tilebeam.transforms.reproject.TileContent;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.List;
@@ -52,6 +53,21 @@ public interface TileFormat extends Serializable {
    * @throws IOException when the content cannot be encoded
    */
   Encoded encode(RenderedTile tile, CrsRef crs) throws IOException;
+
+  /**
+   * The bytes of any tile's content, what the sinks call: a vector format encodes a {@link
+   * RenderedTile}'s features ({@link #encode(RenderedTile, CrsRef)}); a raster format overrides
+   * this for pixels. The planner pairs a layer's content with a format that encodes it.
+   *
+   * @throws IOException when the content cannot be encoded, or is not of this format's kind
+   */
+  default Encoded encodeContent(TileContent tile, CrsRef crs) throws IOException {
+    if (!(tile instanceof RenderedTile features)) {
+      throw new IOException(
+          name() + " encodes vector tiles, not " + tile.getClass().getSimpleName());
+    }
+    return encode(features, crs);
+  }
 
   /**
    * Parses written bytes back and returns how many features they hold.

@@ -3,7 +3,7 @@ package io.tilebeam.io.sink;
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.outcome.TileDataException;
-import io.tilebeam.transforms.reproject.RenderedTile;
+import io.tilebeam.transforms.reproject.TileContent;
 import java.io.IOException;
 
 /** Encoding a tile for a file-like sink, and checking that the bytes parse back. */
@@ -16,10 +16,10 @@ final class EncodedTiles {
    *
    * @throws TileDataException when it cannot be encoded: a data error of this tile alone
    */
-  static TileFormat.Encoded encode(TileFormat format, CrsRef crs, RenderedTile tile)
+  static TileFormat.Encoded encode(TileFormat format, CrsRef crs, TileContent tile)
       throws TileDataException {
     try {
-      return format.encode(tile, crs);
+      return format.encodeContent(tile, crs);
     } catch (IOException | RuntimeException e) {
       throw new TileDataException("encode", String.valueOf(e.getMessage()), e);
     }

@@ -19,7 +19,7 @@ import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.outcome.PublishResult;
 import io.tilebeam.transforms.outcome.PublishResult.Outcome;
 import io.tilebeam.transforms.outcome.TileDataException;
-import io.tilebeam.transforms.reproject.RenderedTile;
+import io.tilebeam.transforms.reproject.TileContent;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -133,7 +133,7 @@ public final class GcsTileSink implements TileSink {
   }
 
   @Override
-  public PublishResult publish(RenderedTile tile) throws TileDataException, IOException {
+  public PublishResult publish(TileContent tile) throws TileDataException, IOException {
     TileFormat.Encoded encoded = EncodedTiles.encode(spec.format(), spec.targetCrs(), tile);
     return publish(tile.key(), tile.work(), encoded.bytes(), encoded.features());
   }

@@ -8,7 +8,7 @@ import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.outcome.PublishResult;
 import io.tilebeam.transforms.outcome.PublishResult.Outcome;
 import io.tilebeam.transforms.outcome.TileDataException;
-import io.tilebeam.transforms.reproject.RenderedTile;
+import io.tilebeam.transforms.reproject.TileContent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,7 +81,7 @@ public final class LocalTileSink implements TileSink {
   }
 
   @Override
-  public PublishResult publish(RenderedTile tile) throws TileDataException, IOException {
+  public PublishResult publish(TileContent tile) throws TileDataException, IOException {
     if (crs == null) {
       throw new IllegalStateException("this sink publishes encoded bytes only");
     }
@@ -98,13 +98,13 @@ public final class LocalTileSink implements TileSink {
   }
 
   @Override
-  public List<Attempt> publishAll(List<RenderedTile> tiles) throws IOException {
+  public List<Attempt> publishAll(List<? extends TileContent> tiles) throws IOException {
     if (crs == null) {
       throw new IllegalStateException("this sink publishes encoded bytes only");
     }
     List<Attempt> attempts = new ArrayList<>(tiles.size());
     List<Encoded> toWrite = new ArrayList<>(tiles.size());
-    for (RenderedTile tile : tiles) {
+    for (TileContent tile : tiles) {
       TileFormat.Encoded encoded;
       try {
         encoded = EncodedTiles.encode(format, crs, tile);

@@ -10,6 +10,7 @@ import io.tilebeam.transforms.outcome.PublishResult.Outcome;
 import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.reproject.RenderedFeature;
 import io.tilebeam.transforms.reproject.RenderedTile;
+import io.tilebeam.transforms.reproject.TileContent;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -108,7 +109,13 @@ public final class PostGisTileSink implements TileSink {
   }
 
   @Override
-  public PublishResult publish(RenderedTile tile) throws TileDataException, IOException {
+  public PublishResult publish(TileContent content) throws TileDataException, IOException {
+    if (!(content instanceof RenderedTile tile)) {
+      throw new TileDataException(
+          "encode",
+          "a PostGIS table holds features, not " + content.getClass().getSimpleName(),
+          null);
+    }
     TileWork work = tile.work();
     try {
       PostGisTables.lockTile(connection, table, work);

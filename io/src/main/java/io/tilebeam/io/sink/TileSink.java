@@ -2,7 +2,7 @@ package io.tilebeam.io.sink;
 
 import io.tilebeam.transforms.outcome.PublishResult;
 import io.tilebeam.transforms.outcome.TileDataException;
-import io.tilebeam.transforms.reproject.RenderedTile;
+import io.tilebeam.transforms.reproject.TileContent;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +21,7 @@ public interface TileSink extends AutoCloseable {
    *     store refuses it for good); other tiles are not affected
    * @throws IOException on a storage error that may pass (the bundle is retried)
    */
-  PublishResult publish(RenderedTile tile) throws TileDataException, IOException;
+  PublishResult publish(TileContent tile) throws TileDataException, IOException;
 
   /**
    * Publishes several tiles, with the same guarantees per tile as {@link #publish}; a sink may
@@ -31,9 +31,9 @@ public interface TileSink extends AutoCloseable {
    *
    * @throws IOException on a storage error that may pass (the bundle is retried)
    */
-  default List<Attempt> publishAll(List<RenderedTile> tiles) throws IOException {
+  default List<Attempt> publishAll(List<? extends TileContent> tiles) throws IOException {
     List<Attempt> out = new ArrayList<>(tiles.size());
-    for (RenderedTile tile : tiles) {
+    for (TileContent tile : tiles) {
       try {
         out.add(new Attempt(publish(tile), null));
       } catch (TileDataException e) {

@@ -10,6 +10,7 @@ import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.outcome.TileFailure;
 import io.tilebeam.transforms.outcome.TileFailureCoder;
 import io.tilebeam.transforms.reproject.RenderedTile;
+import io.tilebeam.transforms.reproject.TileContent;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -80,13 +81,14 @@ public final class TileSinkIO {
    * Publishes tiles with these specs, one per layer name, as run {@code runId}; PostGIS outputs in
    * the {@code ledger}'s database complete their tiles in the same transaction as the rows.
    */
-  public static Publish publish(Map<String, PublishSpec> specs, String runId, LedgerConfig ledger) {
-    return new Publish(specs, runId, ledger);
+  public static <T extends TileContent> Publish<T> publish(
+      Map<String, PublishSpec> specs, String runId, LedgerConfig ledger) {
+    return new Publish<>(specs, runId, ledger);
   }
 
   /** The publishing transform; see {@link TileSinkIO}. */
-  public static final class Publish
-      extends PTransform<PCollection<RenderedTile>, PCollectionTuple> {
+  public static final class Publish<T extends TileContent>
+      extends PTransform<PCollection<T>, PCollectionTuple> {
     private final Map<String, PublishSpec> specs;
     private final String runId;
     private final LedgerConfig ledger;
@@ -98,11 +100,11 @@ public final class TileSinkIO {
     }
 
     @Override
-    public PCollectionTuple expand(PCollection<RenderedTile> input) {
+    public PCollectionTuple expand(PCollection<T> input) {
       PCollectionTuple out =
           input.apply(
               "EncodeAndPublish",
-              ParDo.of(new PublishFn(specs, runId, ledger))
+              ParDo.of(new PublishFn<T>(specs, runId, ledger))
                   .withOutputTags(PUBLISHED, TupleTagList.of(FAILED).and(DEAD_LETTERS)));
       out.get(PUBLISHED).setCoder(PublishResultCoder.of());
       out.get(FAILED).setCoder(TileFailureCoder.of());
@@ -111,7 +113,7 @@ public final class TileSinkIO {
     }
   }
 
-  private static final class PublishFn extends DoFn<RenderedTile, PublishResult> {
+  private static final class PublishFn<T extends TileContent> extends DoFn<T, PublishResult> {
     private static final long PROGRESS_NANOS = 5_000_000_000L;
 
     /** Tiles published as one batch, at most. */
@@ -176,7 +178,7 @@ public final class TileSinkIO {
     @RequiresStableInput
     @ProcessElement
     public void process(
-        @Element RenderedTile tile,
+        @Element T tile,
         @Timestamp Instant timestamp,
         BoundedWindow window,
         MultiOutputReceiver out)
@@ -199,7 +201,7 @@ public final class TileSinkIO {
     }
 
     /** A tile waiting for its batch, with what its output needs. */
-    private record Held(RenderedTile tile, Instant timestamp, BoundedWindow window) {}
+    private record Held(TileContent tile, Instant timestamp, BoundedWindow window) {}
 
     /**
      * Publishes the held tiles of each layer as one batch (their durability steps grouped), then
@@ -218,7 +220,7 @@ public final class TileSinkIO {
         List<TileSink.Attempt> attempts =
             sinks.get(layer.getKey()).publishAll(held.stream().map(Held::tile).toList());
         for (int i = 0; i < held.size(); i++) {
-          RenderedTile tile = held.get(i).tile();
+          TileContent tile = held.get(i).tile();
           TileSink.Attempt a = attempts.get(i);
           countProgress();
           for (FeatureFailure f : tile.deadLetters()) {

@@ -18,7 +18,7 @@ public record RenderedTile(
     List<RenderedFeature> features,
     RenderStats stats,
     List<FeatureFailure> deadLetters)
-    implements Serializable {
+    implements Serializable, TileContent {
 
   /** Copies the lists. */
   public RenderedTile {
@@ -35,6 +35,7 @@ public record RenderedTile(
    * About how many bytes of heap the features hold: their geometry and property bytes, their ids,
    * and the objects around them. What a stage that holds tiles bounds its memory by.
    */
+  @Override
   public long heapBytes() {
     // Per feature: the record, its WKB array, its two strings and their arrays, and the list slot.
     long bytes = 256;
