@@ -20,6 +20,11 @@ public interface TileFormat extends Serializable {
   /** The media type a stored tile is served with (its GCS content type). */
   String mediaType();
 
+  /** Whether this format encodes raster tiles (pixels) rather than features. */
+  default boolean raster() {
+    return false;
+  }
+
   /**
    * The simplification, in pixels, of a layer written in this format whose job sets none: 0 keeps
    * every vertex (data formats do unless the job asks).
@@ -77,7 +82,13 @@ public interface TileFormat extends Serializable {
   long countFeatures(byte[] bytes) throws IOException;
 
   /** Every tile encoding, the one registration a new output format needs. */
-  List<TileFormat> ALL = List.of(new GeoJsonFormat(), new FlatGeobufFormat(), new MvtFormat());
+  List<TileFormat> ALL =
+      List.of(
+          new GeoJsonFormat(),
+          new FlatGeobufFormat(),
+          new MvtFormat(),
+          RasterFormat.GEOTIFF,
+          RasterFormat.PNG);
 
   /**
    * The format whose files end in {@code .extension}.

@@ -38,12 +38,8 @@ public final class GeoTiffEncoder {
    * and its pixel size, in the CRS's units, east and north.
    */
   public record Georeference(
-      int epsg,
-      boolean geographic,
-      double minX,
-      double maxY,
-      double pixelWidth,
-      double pixelHeight) {}
+      int epsg, boolean geographic, double minX, double maxY, double pixelWidth, double pixelHeight)
+      implements java.io.Serializable {}
 
   private GeoTiffEncoder() {}
 
@@ -259,5 +255,79 @@ public final class GeoTiffEncoder {
         }
       }
     }
+  }
+
+  /**
+   * Checks that {@code bytes} are a whole GeoTIFF as this encoder writes them: the header, one
+   * directory, every TIFF tile inside the file and inflating to its full size.
+   *
+   * @throws java.io.IOException naming what is wrong
+   */
+  public static void check(byte[] bytes) throws java.io.IOException {
+    ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    if (bytes.length < 8 || in.getShort(0) != 0x4949 || in.getShort(2) != 42) {
+      throw new java.io.IOException("not a little-endian TIFF");
+    }
+    int directory = in.getInt(4);
+    int entries = in.getShort(directory) & 0xffff;
+    long[] offsets = null;
+    long[] counts = null;
+    long samplesPerPixel = 1;
+    long bits = 0;
+    for (int e = 0; e < entries; e++) {
+      int at = directory + 2 + e * 12;
+      int code = in.getShort(at) & 0xffff;
+      int type = in.getShort(at + 2);
+      int count = in.getInt(at + 4);
+      int size = (type == LONG ? 4 : type == SHORT ? 2 : 1) * count;
+      int values = size > 4 ? in.getInt(at + 8) : at + 8;
+      switch (code) {
+        case 324 -> offsets = numbers(in, type, count, values);
+        case 325 -> counts = numbers(in, type, count, values);
+        case 277 -> samplesPerPixel = numbers(in, type, count, values)[0];
+        case 258 -> bits = numbers(in, type, count, values)[0];
+        default -> {}
+      }
+    }
+    if (offsets == null || counts == null || offsets.length != counts.length || bits == 0) {
+      throw new java.io.IOException("a TIFF without its tiles");
+    }
+    long expected = (long) TIFF_TILE * TIFF_TILE * samplesPerPixel * bits / 8;
+    for (int t = 0; t < offsets.length; t++) {
+      if (offsets[t] + counts[t] > bytes.length) {
+        throw new java.io.IOException("TIFF tile " + t + " ends past the file's end");
+      }
+      java.util.zip.Inflater inflater = new java.util.zip.Inflater();
+      try {
+        inflater.setInput(bytes, (int) offsets[t], (int) counts[t]);
+        byte[] out = new byte[(int) expected];
+        int n = 0;
+        while (n < out.length && !inflater.finished()) {
+          int got = inflater.inflate(out, n, out.length - n);
+          if (got == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+            break;
+          }
+          n += got;
+        }
+        if (n != expected) {
+          throw new java.io.IOException(
+              "TIFF tile " + t + " inflates to " + n + " bytes, not " + expected);
+        }
+      } catch (java.util.zip.DataFormatException e) {
+        throw new java.io.IOException(
+            "TIFF tile " + t + " is not deflate data: " + e.getMessage(), e);
+      } finally {
+        inflater.end();
+      }
+    }
+  }
+
+  private static long[] numbers(ByteBuffer in, int type, int count, int at) {
+    long[] out = new long[count];
+    for (int i = 0; i < count; i++) {
+      out[i] =
+          type == LONG ? in.getInt(at + 4 * i) & 0xffffffffL : in.getShort(at + 2 * i) & 0xffff;
+    }
+    return out;
   }
 }

@@ -129,4 +129,74 @@ public final class PngEncoder {
     crc.update(data);
     png.writeBytes(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
   }
+
+  /**
+   * Checks that {@code bytes} are a whole PNG: the signature, every chunk's CRC, a header, image
+   * data that inflates to the header's size, and the end chunk last.
+   *
+   * @throws java.io.IOException naming what is wrong
+   */
+  public static void check(byte[] bytes) throws java.io.IOException {
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    for (byte b : SIGNATURE) {
+      if (!in.hasRemaining() || in.get() != b) {
+        throw new java.io.IOException("not a PNG");
+      }
+    }
+    long expected = -1;
+    ByteArrayOutputStream data = new ByteArrayOutputStream();
+    boolean ended = false;
+    while (in.remaining() >= 12 && !ended) {
+      int length = in.getInt();
+      if (length < 0 || length > in.remaining() - 8) {
+        throw new java.io.IOException("a PNG chunk runs past the file's end");
+      }
+      byte[] name = new byte[4];
+      in.get(name);
+      byte[] body = new byte[length];
+      in.get(body);
+      CRC32 crc = new CRC32();
+      crc.update(name);
+      crc.update(body);
+      if ((int) crc.getValue() != in.getInt()) {
+        throw new java.io.IOException("a PNG chunk fails its CRC");
+      }
+      String type = new String(name, StandardCharsets.US_ASCII);
+      if (type.equals("IHDR")) {
+        ByteBuffer h = ByteBuffer.wrap(body);
+        long width = h.getInt();
+        long height = h.getInt();
+        int depth = h.get();
+        int channels = h.get() == GREY_ALPHA ? 2 : 4;
+        expected = height * (1 + width * channels * depth / 8);
+      } else if (type.equals("IDAT")) {
+        data.writeBytes(body);
+      } else if (type.equals("IEND")) {
+        ended = true;
+      }
+    }
+    if (!ended || expected < 0) {
+      throw new java.io.IOException("a PNG without its header or end");
+    }
+    java.util.zip.Inflater inflater = new java.util.zip.Inflater();
+    try {
+      inflater.setInput(data.toByteArray());
+      byte[] out = new byte[(int) expected];
+      int n = 0;
+      while (n < out.length && !inflater.finished()) {
+        int got = inflater.inflate(out, n, out.length - n);
+        if (got == 0 && inflater.needsInput()) {
+          break;
+        }
+        n += got;
+      }
+      if (n != expected) {
+        throw new java.io.IOException("PNG data inflates to " + n + " bytes, not " + expected);
+      }
+    } catch (java.util.zip.DataFormatException e) {
+      throw new java.io.IOException("PNG data is not zlib data: " + e.getMessage(), e);
+    } finally {
+      inflater.end();
+    }
+  }
 }

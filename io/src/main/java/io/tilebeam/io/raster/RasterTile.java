@@ -15,7 +15,8 @@ import java.util.Arrays;
  * @param samples {@code width × height × bands} samples
  */
 public record RasterTile(
-    int width, int height, int bands, SampleType type, Double nodata, double[] samples) {
+    int width, int height, int bands, SampleType type, Double nodata, double[] samples)
+    implements java.io.Serializable {
 
   /** Checks the sizes. */
   public RasterTile {

@@ -116,4 +116,23 @@ class EncodersTest {
     assertEquals((299 + 398 + 50) % 250, Double.parseDouble(value));
     assertEquals(249.0, info.at("/bands/0/maximum").asDouble());
   }
+
+  @Test
+  void theReadBackCheckRefusesATruncatedOrCorruptTile() throws Exception {
+    RasterTile t = tile(256, 256, 1, SampleType.UINT8, 0);
+    byte[] tiff =
+        GeoTiffEncoder.encode(t, new GeoTiffEncoder.Georeference(3857, false, 0, 0, 1, 1));
+    GeoTiffEncoder.check(tiff);
+    assertThrows(
+        java.io.IOException.class,
+        () -> GeoTiffEncoder.check(java.util.Arrays.copyOf(tiff, tiff.length - 10)));
+    byte[] png = PngEncoder.encode(t);
+    PngEncoder.check(png);
+    byte[] corrupt = png.clone();
+    corrupt[60] ^= 1;
+    assertThrows(java.io.IOException.class, () -> PngEncoder.check(corrupt));
+    assertThrows(
+        java.io.IOException.class,
+        () -> PngEncoder.check(java.util.Arrays.copyOf(png, png.length - 12)));
+  }
 }

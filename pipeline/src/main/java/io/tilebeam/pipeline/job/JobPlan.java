@@ -147,6 +147,7 @@ public final class JobPlan {
     LayerParams params = LayerParams.of(l.params(), target, tileFormat);
     PublishSpec publish = publishSpec(l, tileFormat, target, path, gcs);
     checkFormatRules(l, tileFormat, tms, target, path);
+    checkContentKind(l, tileFormat, source, path);
     String sourceIdentity = source.identity();
     TileWork template =
         new TileWork(
@@ -343,6 +344,24 @@ public final class JobPlan {
           path + ".output.uri", PgConnections.mask(l.outputUri()), e.getMessage(), e);
     }
     return spec;
+  }
+
+  /** Features go to a vector encoding or a table, pixels to a raster encoding. */
+  private static void checkContentKind(
+      LayerSpec l, TileFormat format, LayerSource source, String path) {
+    boolean rasterOut = format != null && format.raster();
+    if (rasterOut && !source.raster()) {
+      throw new JobSpecException(
+          path + ".output.format",
+          l.outputFormat(),
+          l.outputFormat() + " output needs a raster source");
+    }
+    if (!rasterOut && source.raster()) {
+      throw new JobSpecException(
+          path + ".output.format",
+          l.outputFormat(),
+          "a raster source needs a raster output (geotiff or png)");
+    }
   }
 
   /** What a tile format asks of the layer: vector tiles, for one, are Web Mercator tiles. */

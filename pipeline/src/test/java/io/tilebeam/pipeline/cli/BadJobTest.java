@@ -77,6 +77,12 @@ class BadJobTest {
         Arguments.of("    targetCrs: EPSG:3857\n", "", "layers[0].targetCrs", "missing"),
         // an unknown format
         Arguments.of("format: flatgeobuf", "format: shp", "layers[0].output.format", "'shp'"),
+        // a raster encoding for features
+        Arguments.of(
+            "format: flatgeobuf",
+            "format: geotiff",
+            "layers[0].output.format",
+            "geotiff output needs a raster source"),
         // an unknown CRS
         Arguments.of("EPSG:3857", "EPSG:999999", "layers[0].targetCrs", "'EPSG:999999'"),
         // south > north

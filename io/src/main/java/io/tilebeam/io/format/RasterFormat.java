@@ -1,0 +1,113 @@
+package io.tilebeam.io.format;
+
+import io.tilebeam.io.raster.GeoTiffEncoder;
+import io.tilebeam.io.raster.PngEncoder;
+import io.tilebeam.io.raster.RasterContent;
+import io.tilebeam.io.raster.SampleType;
+import io.tilebeam.transforms.crs.CrsRef;
+import io.tilebeam.transforms.reproject.RenderedTile;
+import io.tilebeam.transforms.reproject.TileContent;
+import java.io.IOException;
+
+/**
+ * The encodings of raster tiles: GeoTIFF ({@link GeoTiffEncoder}: tiled, deflate, georeferenced,
+ * nodata declared) and PNG ({@link PngEncoder}: for web maps, no data transparent). A written tile
+ * is checked by parsing it back; it counts as one feature.
+ */
+public final class RasterFormat implements TileFormat {
+
+  private static final long serialVersionUID = 1L;
+
+  /** Tiled, deflate-compressed GeoTIFF. */
+  public static final RasterFormat GEOTIFF =
+      new RasterFormat(Kind.GEOTIFF, "geotiff", "tif", "image/tiff; application=geotiff");
+
+  /** PNG: one band of 8 or 16 bits, or 3 or 4 bands of 8 bits. */
+  public static final RasterFormat PNG = new RasterFormat(Kind.PNG, "png", "png", "image/png");
+
+  private enum Kind {
+    GEOTIFF,
+    PNG
+  }
+
+  private final Kind kind;
+  private final String name;
+  private final String extension;
+  private final String mediaType;
+
+  private RasterFormat(Kind kind, String name, String extension, String mediaType) {
+    this.kind = kind;
+    this.name = name;
+    this.extension = extension;
+    this.mediaType = mediaType;
+  }
+
+  /** Why pixels of {@code bands} bands of {@code type} cannot be written, or null when they can. */
+  public String refuses(int bands, SampleType type) {
+    if (kind == Kind.PNG && !PngEncoder.fits(bands, type)) {
+      return "png holds 1 band of uint8 or uint16, or 3 or 4 bands of uint8, not "
+          + bands
+          + " of "
+          + type.spelling();
+    }
+    return null;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public String extension() {
+    return extension;
+  }
+
+  @Override
+  public String mediaType() {
+    return mediaType;
+  }
+
+  @Override
+  public boolean raster() {
+    return true;
+  }
+
+  @Override
+  public Encoded encode(RenderedTile tile, CrsRef crs) throws IOException {
+    throw new IOException(name + " encodes raster tiles, not features");
+  }
+
+  @Override
+  public Encoded encodeContent(TileContent tile, CrsRef crs) throws IOException {
+    if (!(tile instanceof RasterContent raster)) {
+      throw new IOException(name + " encodes raster tiles, not features");
+    }
+    byte[] bytes =
+        kind == Kind.GEOTIFF
+            ? GeoTiffEncoder.encode(raster.pixels(), raster.where())
+            : PngEncoder.encode(raster.pixels());
+    return new Encoded(bytes, 1);
+  }
+
+  /** One tile, once its bytes parse back whole. */
+  @Override
+  public long countFeatures(byte[] bytes) throws IOException {
+    if (kind == Kind.GEOTIFF) {
+      GeoTiffEncoder.check(bytes);
+    } else {
+      PngEncoder.check(bytes);
+    }
+    return 1;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof RasterFormat f && f.kind == kind;
+  }
+
+  @Override
+  public int hashCode() {
+    return kind.hashCode();
+  }
+}
