@@ -69,6 +69,24 @@ public final class TileResampler implements AutoCloseable {
     return image.getGridGeometry();
   }
 
+  /** The AWT data type of the source's samples ({@code DataBuffer.TYPE_*}). */
+  public int sampleDataType() throws DataStoreException {
+    return sampleModel().getDataType();
+  }
+
+  /**
+   * Whether 16-bit samples are unsigned. AWT says so by the data type ({@code TYPE_USHORT} against
+   * {@code TYPE_SHORT}), which SIS sets from the file's sample format.
+   */
+  public boolean unsigned() throws DataStoreException {
+    return sampleModel().getDataType() == DataBuffer.TYPE_USHORT;
+  }
+
+  private java.awt.image.SampleModel sampleModel() throws DataStoreException {
+    // Reading the whole coverage is lazy: only the image's layout is made, no tile is read.
+    return image.read(null).render(null).getSampleModel();
+  }
+
   /** The source's bands, with the no-data value (background) SIS read for each, if any. */
   public List<SampleDimension> bands() throws DataStoreException {
     return image.getSampleDimensions();

@@ -63,6 +63,11 @@ public abstract class SourceFormat {
     return impliedCrs;
   }
 
+  /** Whether sources of this format hold pixels (a raster layer's) rather than features. */
+  public boolean raster() {
+    return false;
+  }
+
   /** Where the CRS a source declares is found, for messages: relative to the layer. */
   public String declaredCrsField() {
     return "source.uri (the CRS it declares)";

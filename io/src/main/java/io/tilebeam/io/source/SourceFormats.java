@@ -14,7 +14,8 @@ public final class SourceFormats {
           new GeoJsonSourceFormat(),
           new GeoJsonSeqSourceFormat(),
           new FlatGeobufSourceFormat(),
-          new PostGisSourceFormat());
+          new PostGisSourceFormat(),
+          new GeoTiffSourceFormat());
 
   private SourceFormats() {}
 

@@ -10,14 +10,12 @@ import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.crs.CrsResolver;
 import java.awt.image.Raster;
 import java.awt.image.RenderedImage;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Random;
 import org.apache.sis.coverage.grid.GridCoverage;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,49 +37,16 @@ class TileResamplerTest {
 
   private static final int SIZE = 256;
   private static final double WORLD = 20037508.342789244;
-  private static final short NODATA_IN = -9999;
+  private static final short NODATA_IN = TestRasters.NODATA;
   private static final double NODATA_OUT = -32768;
 
   @TempDir static Path dir;
 
   private static Path source;
 
-  /** A 600 × 400 grid of 100 m cells from (400000, 5200000), no data in a 70 × 50 block. */
   @BeforeAll
   static void makeSource() throws IOException {
-    Path asc = dir.resolve("dem.asc");
-    Random random = new Random(7);
-    try (BufferedWriter w = Files.newBufferedWriter(asc)) {
-      w.write("ncols 600\nnrows 400\nxllcorner 400000\nyllcorner 5200000\ncellsize 100\n");
-      w.write("NODATA_value " + NODATA_IN + "\n");
-      for (int j = 0; j < 400; j++) {
-        StringBuilder row = new StringBuilder();
-        for (int i = 0; i < 600; i++) {
-          boolean hole = i > 250 && i < 320 && j > 140 && j < 190;
-          long v =
-              hole
-                  ? NODATA_IN
-                  : Math.round(500 + 300 * Math.sin(i / 37.0) * Math.cos(j / 23.0))
-                      + random.nextInt(20);
-          row.append(i == 0 ? "" : " ").append(v);
-        }
-        w.write(row.append('\n').toString());
-      }
-    }
-    source = dir.resolve("dem.tif");
-    Gdal.run(
-        "gdal_translate",
-        "-q",
-        "-a_srs",
-        "EPSG:32632",
-        "-ot",
-        "Int16",
-        "-of",
-        "COG",
-        "-co",
-        "COMPRESS=DEFLATE",
-        asc.toString(),
-        source.toString());
+    source = TestRasters.utmDem(dir);
   }
 
   /**

@@ -29,7 +29,9 @@ class SourceFormatRegistryTest {
   void everyFormatHasItsOwnName() {
     Set<String> names = new HashSet<>();
     SourceFormats.ALL.forEach(f -> assertTrue(names.add(f.name()), f.name()));
-    assertEquals(List.of("flatgeobuf", "geojson", "geojsonseq", "postgis"), SourceFormats.names());
+    assertEquals(
+        List.of("flatgeobuf", "geojson", "geojsonseq", "geotiff", "postgis"),
+        SourceFormats.names());
     assertTrue(SourceFormats.named("shapefile").isEmpty());
   }
 
@@ -48,6 +50,7 @@ class SourceFormatRegistryTest {
     assertEquals("OGC:CRS84", format("geojsonseq").impliedCrs());
     assertNull(format("flatgeobuf").impliedCrs());
     assertNull(format("postgis").impliedCrs());
+    assertNull(format("geotiff").impliedCrs());
   }
 
   @Test

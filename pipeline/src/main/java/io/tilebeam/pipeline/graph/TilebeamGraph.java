@@ -3,6 +3,8 @@ package io.tilebeam.pipeline.graph;
 import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.ledger.LedgerIO;
 import io.tilebeam.io.ledger.RunSettings;
+import io.tilebeam.io.raster.RasterSpec;
+import io.tilebeam.io.raster.RenderRasters;
 import io.tilebeam.io.sink.DeadLetters;
 import io.tilebeam.io.sink.PublishSpec;
 import io.tilebeam.io.sink.TileSinkIO;
@@ -14,6 +16,7 @@ import io.tilebeam.transforms.key.KeyWork;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.outcome.FeatureFailure;
+import io.tilebeam.transforms.outcome.PublishResult;
 import io.tilebeam.transforms.outcome.TileFailure;
 import io.tilebeam.transforms.outcome.TileFailureCoder;
 import io.tilebeam.transforms.outcome.TileOutcome;
@@ -24,11 +27,16 @@ import io.tilebeam.transforms.reproject.ReprojectTiles;
 import io.tilebeam.transforms.tiling.LayerCover;
 import io.tilebeam.transforms.tiling.PlanTiles;
 import io.tilebeam.transforms.tiling.PlannedTile;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.transforms.Flatten;
 import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.transforms.Partition;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionList;
@@ -57,13 +65,18 @@ public final class TilebeamGraph {
     Map<String, TileWork> templates = new HashMap<>();
     Map<String, SourceSpec> sources = new HashMap<>();
     Map<String, RenderSpec> renders = new HashMap<>();
+    Map<String, RasterSpec> rasters = new HashMap<>();
     Map<String, PublishSpec> publishes = new HashMap<>();
     for (LayerPlan l : plan.layers()) {
       covers.put(l.name(), l.cover());
       templates.put(l.name(), l.template());
-      sources.put(l.name(), l.source());
-      renders.put(l.name(), l.render());
       publishes.put(l.name(), l.publish());
+      if (l.raster() != null) {
+        rasters.put(l.name(), l.raster());
+      } else {
+        sources.put(l.name(), l.source());
+        renders.put(l.name(), l.render());
+      }
     }
 
     PCollection<PlannedTile> planned = pipeline.apply("PlanTiles", PlanTiles.ofCovers(covers));
@@ -71,18 +84,23 @@ public final class TilebeamGraph {
         planned.apply("KeyWork", KeyWork.withTemplates(templates));
     PCollection<KV<WorkKey, TileWork>> claimed =
         keyed.apply("FilterAgainstLedger", LedgerIO.claim(ledger, settings));
-    PCollectionTuple read =
-        claimed.apply(
-            "ReadFeatures",
-            ReadFeatures.from(sources, settings.retry()).withProgress(ledger, settings.runId()));
-    PCollection<RenderedTile> rendered =
-        read.get(ReadFeatures.TILES).apply("ReprojectTiles", ReprojectTiles.withSpecs(renders));
-    PCollectionTuple published =
-        rendered.apply("PublishTiles", TileSinkIO.publish(publishes, settings.runId(), ledger));
+
+    Ends ends = new Ends();
+    if (rasters.isEmpty()) {
+      vectorStages(claimed, sources, renders, publishes, ledger, settings, ends);
+    } else {
+      // Raster layers leave the vector stages at the claim: their tiles are read as pixels.
+      PCollectionList<KV<WorkKey, TileWork>> byKind =
+          claimed.apply("ByKind", Partition.of(2, new ByKind(new HashSet<>(rasters.keySet()))));
+      if (!sources.isEmpty()) {
+        vectorStages(byKind.get(0), sources, renders, publishes, ledger, settings, ends);
+      }
+      rasterStages(byKind.get(1), rasters, publishes, ledger, settings, ends);
+    }
+
     // Features that could not be used cost themselves only: recorded, not failing their tile.
     // Those rendering found ride in their tile and leave PublishTiles.
-    PCollectionList.of(read.get(ReadFeatures.DEAD_LETTERS))
-        .and(published.get(TileSinkIO.DEAD_LETTERS))
+    PCollectionList.of(ends.deadLetters)
         .apply("AllDeadLetters", Flatten.pCollections())
         .apply(
             "FeatureRecords",
@@ -92,16 +110,20 @@ public final class TilebeamGraph {
 
     // A tile fails where its source cannot be read or where it cannot be published.
     PCollection<TileFailure> tileFailures =
-        PCollectionList.of(read.get(ReadFeatures.FAILED))
-            .and(published.get(TileSinkIO.FAILED))
+        PCollectionList.of(ends.failures)
             .apply("AllTileFailures", Flatten.pCollections())
             .setCoder(TileFailureCoder.of());
-    PCollection<TileOutcome> outcomes =
-        PCollectionList.of(asOutcomes("AsCompletion", published.get(TileSinkIO.PUBLISHED)))
-            .and(asOutcomes("AsFailure", tileFailures))
-            .apply("Outcomes", Flatten.pCollections())
-            .setCoder(TileOutcomeCoder.of());
-    outcomes.apply("CommitLedger", LedgerIO.commit(ledger, settings));
+    PCollectionList<TileOutcome> outcomes = PCollectionList.empty(pipeline);
+    for (int i = 0; i < ends.published.size(); i++) {
+      outcomes =
+          outcomes.and(
+              asOutcomes(i == 0 ? "AsCompletion" : "AsCompletion" + i, ends.published.get(i)));
+    }
+    outcomes
+        .and(asOutcomes("AsFailure", tileFailures))
+        .apply("Outcomes", Flatten.pCollections())
+        .setCoder(TileOutcomeCoder.of())
+        .apply("CommitLedger", LedgerIO.commit(ledger, settings));
     // A tile that failed for good is recorded beside its layer's output too, not only in the
     // ledger: where operators look for what did not make it.
     tileFailures
@@ -110,6 +132,70 @@ public final class TilebeamGraph {
             MapElements.into(layerLines())
                 .via((TileFailure f) -> KV.of(f.work().layer(), f.toJsonLine())))
         .apply("RecordTileFailures", DeadLetters.tiles(publishes));
+  }
+
+  /** What the content stages hand on: dead letters, tile failures and published tiles. */
+  private static final class Ends {
+    final List<PCollection<FeatureFailure>> deadLetters = new ArrayList<>();
+    final List<PCollection<TileFailure>> failures = new ArrayList<>();
+    final List<PCollection<PublishResult>> published = new ArrayList<>();
+
+    void publishedBy(PCollectionTuple publish) {
+      deadLetters.add(publish.get(TileSinkIO.DEAD_LETTERS));
+      failures.add(publish.get(TileSinkIO.FAILED));
+      published.add(publish.get(TileSinkIO.PUBLISHED));
+    }
+  }
+
+  /** ReadFeatures → ReprojectTiles → PublishTiles, for the claimed tiles of vector layers. */
+  private static void vectorStages(
+      PCollection<KV<WorkKey, TileWork>> claimed,
+      Map<String, SourceSpec> sources,
+      Map<String, RenderSpec> renders,
+      Map<String, PublishSpec> publishes,
+      LedgerConfig ledger,
+      RunSettings settings,
+      Ends ends) {
+    PCollectionTuple read =
+        claimed.apply(
+            "ReadFeatures",
+            ReadFeatures.from(sources, settings.retry()).withProgress(ledger, settings.runId()));
+    PCollection<RenderedTile> rendered =
+        read.get(ReadFeatures.TILES).apply("ReprojectTiles", ReprojectTiles.withSpecs(renders));
+    ends.deadLetters.add(read.get(ReadFeatures.DEAD_LETTERS));
+    ends.failures.add(read.get(ReadFeatures.FAILED));
+    ends.publishedBy(
+        rendered.apply("PublishTiles", TileSinkIO.publish(publishes, settings.runId(), ledger)));
+  }
+
+  /** RenderRasters → PublishRasters, for the claimed tiles of raster layers. */
+  private static void rasterStages(
+      PCollection<KV<WorkKey, TileWork>> claimed,
+      Map<String, RasterSpec> rasters,
+      Map<String, PublishSpec> publishes,
+      LedgerConfig ledger,
+      RunSettings settings,
+      Ends ends) {
+    PCollectionTuple rendered = claimed.apply("RenderRasters", RenderRasters.of(rasters));
+    ends.failures.add(rendered.get(RenderRasters.FAILED));
+    ends.publishedBy(
+        rendered
+            .get(RenderRasters.TILES)
+            .apply("PublishRasters", TileSinkIO.publish(publishes, settings.runId(), ledger)));
+  }
+
+  /** Which stages a claimed tile goes to: 1 for a raster layer's, 0 for a vector layer's. */
+  private static final class ByKind implements Partition.PartitionFn<KV<WorkKey, TileWork>> {
+    private final Set<String> rasterLayers;
+
+    ByKind(Set<String> rasterLayers) {
+      this.rasterLayers = rasterLayers;
+    }
+
+    @Override
+    public int partitionFor(KV<WorkKey, TileWork> claim, int partitions) {
+      return rasterLayers.contains(claim.getValue().layer()) ? 1 : 0;
+    }
   }
 
   private static TypeDescriptor<KV<String, String>> layerLines() {

@@ -8,6 +8,7 @@ import io.tilebeam.io.sink.OutputLocation;
 import io.tilebeam.io.sink.PostGisTileSink;
 import io.tilebeam.io.sink.PublishSpec;
 import io.tilebeam.io.source.LayerSource;
+import io.tilebeam.io.source.RasterSource;
 import io.tilebeam.io.source.SourceFieldException;
 import io.tilebeam.io.source.SourceFormat;
 import io.tilebeam.io.source.SourceFormats;
@@ -144,29 +145,27 @@ public final class JobPlan {
     List<Bounds> boxes = new ArrayList<>();
     List<Extent> extents = extents(l, tms, path, warnings, boxes);
     TileFormat tileFormat = tileFormat(l);
-    LayerParams params = LayerParams.of(l.params(), target, tileFormat);
     PublishSpec publish = publishSpec(l, tileFormat, target, path, gcs);
     checkFormatRules(l, tileFormat, tms, target, path);
     checkContentKind(l, tileFormat, source, path);
-    String sourceIdentity = source.identity();
-    TileWork template =
-        new TileWork(
-            namespace,
-            Algorithm.VERSION,
-            l.name(),
-            tms.identity(),
-            TileId.of(0, 0, 0),
-            sourceIdentity,
-            sourceCrs.identity(),
-            target.identity(),
-            l.outputFormat(),
-            params.json());
-    RenderSpec render = new RenderSpec(tms, target, params.precision());
     LayerTiling tiling = new LayerTiling(l.name(), tms, extents, l.minZoom(), l.maxZoom());
+    if (source instanceof RasterSource raster) {
+      RasterParams params = RasterParams.of(l.params(), raster, path);
+      return new LayerPlan(
+          tiling,
+          tiling.cover(boxes),
+          template(namespace, l, tms, source, sourceCrs, target, params.json()),
+          new SourceSpec(source, new CutSpec(sourceCrs, tms, l.minZoom(), l.maxZoom(), 0, 0)),
+          new RenderSpec(tms, target, 0),
+          publish,
+          RasterPlans.spec(l, path, tms, target, raster, tileFormat, params));
+    }
+    LayerParams params = LayerParams.of(l.params(), target, tileFormat);
+    RenderSpec render = new RenderSpec(tms, target, params.precision());
     return new LayerPlan(
         tiling,
         tiling.cover(boxes),
-        template,
+        template(namespace, l, tms, source, sourceCrs, target, params.json()),
         new SourceSpec(
             source,
             new CutSpec(
@@ -178,7 +177,30 @@ public final class JobPlan {
                 params.simplifyPixels(),
                 render.cutterGridDigits())),
         render,
-        publish);
+        publish,
+        null);
+  }
+
+  /** The layer's work with a placeholder tile: everything that decides its tiles' outputs. */
+  private static TileWork template(
+      String namespace,
+      LayerSpec l,
+      TileMatrixSet tms,
+      LayerSource source,
+      CrsRef sourceCrs,
+      CrsRef target,
+      String params) {
+    return new TileWork(
+        namespace,
+        Algorithm.VERSION,
+        l.name(),
+        tms.identity(),
+        TileId.of(0, 0, 0),
+        source.identity(),
+        sourceCrs.identity(),
+        target.identity(),
+        l.outputFormat(),
+        params);
   }
 
   /**

@@ -45,6 +45,10 @@ public final class JobSpecParser {
   /** Job parameters that change the bytes, with what they mean. */
   static final Set<String> PARAMS = Set.of("bufferPixels", "precision", "simplifyPixels");
 
+  /** The parameters of a raster layer, which all change the pixels. */
+  static final Set<String> RASTER_PARAMS =
+      Set.of("resampling", "tileSize", "bands", "nodata", "outputNodata", "dataType");
+
   /** The largest job file read: thousands of layers and extents fit, a mistaken data file not. */
   static final long MAX_JOB_BYTES = 16L << 20;
 
@@ -196,7 +200,9 @@ public final class JobSpecParser {
         text(output, "uri", path + ".output.uri"),
         outputFormat,
         optionalText(output, "table", path + ".output.table"),
-        params(node.get("params"), path + ".params"));
+        sourceFormat.raster()
+            ? RasterParamsParser.check(node.get("params"), path + ".params")
+            : params(node.get("params"), path + ".params"));
   }
 
   private static Set<String> outputFormats() {

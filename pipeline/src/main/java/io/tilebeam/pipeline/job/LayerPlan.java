@@ -1,5 +1,6 @@
 package io.tilebeam.pipeline.job;
 
+import io.tilebeam.io.raster.RasterSpec;
 import io.tilebeam.io.sink.PublishSpec;
 import io.tilebeam.io.source.SourceSpec;
 import io.tilebeam.transforms.key.TileWork;
@@ -17,6 +18,7 @@ import java.io.Serializable;
  * @param source ReadFeatures: where and how to read
  * @param render ReprojectTiles: CRSs, buffer, precision
  * @param publish PublishTiles: output location and format
+ * @param raster RenderRasters: how a raster layer's tiles are made; null for a vector layer
  */
 public record LayerPlan(
     LayerTiling tiling,
@@ -24,7 +26,8 @@ public record LayerPlan(
     TileWork template,
     SourceSpec source,
     RenderSpec render,
-    PublishSpec publish)
+    PublishSpec publish,
+    RasterSpec raster)
     implements Serializable {
 
   /** The layer's name. */

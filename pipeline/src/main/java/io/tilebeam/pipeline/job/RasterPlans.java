@@ -1,0 +1,80 @@
+package io.tilebeam.pipeline.job;
+
+import io.tilebeam.io.format.RasterFormat;
+import io.tilebeam.io.format.TileFormat;
+import io.tilebeam.io.raster.RasterSpec;
+import io.tilebeam.io.source.RasterSource;
+import io.tilebeam.io.source.SourceFile;
+import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
+import io.tilebeam.transforms.crs.CrsFacts;
+import io.tilebeam.transforms.crs.CrsRef;
+import io.tilebeam.transforms.tiling.TileMatrixSet;
+
+/** A raster layer checked against what its tiles can be, and its spec for RenderRasters. */
+final class RasterPlans {
+
+  private RasterPlans() {}
+
+  /**
+   * The spec of raster layer {@code l}, at {@code path} in the job.
+   *
+   * @throws JobSpecException naming the field a raster layer cannot have
+   */
+  static RasterSpec spec(
+      LayerSpec l,
+      String path,
+      TileMatrixSet tms,
+      CrsRef target,
+      RasterSource source,
+      TileFormat format,
+      RasterParams params) {
+    if (!target.identity().equals(tms.crs().identity())) {
+      throw new JobSpecException(
+          path + ".targetCrs",
+          l.targetCrs(),
+          "raster tiles take their tile matrix set's grid and CRS (" + tms.crs().identity() + ")");
+    }
+    if (source.declaredCrs() == null) {
+      throw new JobSpecException(
+          path + ".source.uri",
+          l.sourceUri(),
+          "the GeoTIFF declares no CRS (giving one in the job is not supported for rasters yet)");
+    }
+    String refused = ((RasterFormat) format).refuses(params.bands().length, params.type());
+    if (refused != null) {
+      throw new JobSpecException(
+          path + ".output.format",
+          l.outputFormat(),
+          refused + " (see params.dataType, params.bands)");
+    }
+    int epsg = epsg(target);
+    if (format.equals(RasterFormat.GEOTIFF) && epsg == 0) {
+      throw new JobSpecException(
+          path + ".targetCrs", l.targetCrs(), "geotiff output needs a CRS with an EPSG code");
+    }
+    return new RasterSpec(
+        ((SourceFile.Local) source.file()).file(),
+        tms,
+        params.tileSize(),
+        params.bands(),
+        params.resampling(),
+        params.nodataIn(),
+        params.type(),
+        params.nodataOut(),
+        epsg,
+        CrsFacts.angular(target));
+  }
+
+  /** The EPSG code of a CRS known as {@code EPSG:n}, else 0. */
+  private static int epsg(CrsRef crs) {
+    String id = crs.identity();
+    if (id.startsWith("EPSG:")) {
+      try {
+        return Integer.parseInt(id.substring(5));
+      } catch (NumberFormatException e) {
+        return 0;
+      }
+    }
+    return 0;
+  }
+}
