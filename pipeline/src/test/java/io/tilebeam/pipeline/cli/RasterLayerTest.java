@@ -34,7 +34,17 @@ class RasterLayerTest {
     source = TestRasters.utmDem(Files.createDirectories(dir.resolve("src")));
   }
 
-  private static Path job(Path home, String demParams, String pngParams) throws Exception {
+  /** The test's source. */
+  static Path source() {
+    return source;
+  }
+
+  /**
+   * A job of two raster layers of {@code source} writing below {@code home}/out: {@code dem} as
+   * GeoTIFF at zooms 9 to {@code demMaxZoom}, {@code shade} as PNG at zoom 10.
+   */
+  static Path job(Path source, Path home, int demMaxZoom, String demParams, String pngParams)
+      throws Exception {
     String text =
         "namespace: raster-test\n"
             + "layers:\n"
@@ -47,7 +57,9 @@ class RasterLayerTest {
             + "    extents:\n"
             + "      - bbox: [7.7, 46.96, 8.47, 47.3]\n"
             + "    tileMatrixSet: WebMercatorQuad\n"
-            + "    zooms: [9, 11]\n"
+            + "    zooms: [9, "
+            + demMaxZoom
+            + "]\n"
             + "    targetCrs: EPSG:3857\n"
             + "    output:\n"
             + "      uri: "
@@ -79,6 +91,10 @@ class RasterLayerTest {
     Path job = home.resolve("job.yaml");
     Files.writeString(job, text);
     return job;
+  }
+
+  private static Path job(Path home, String demParams, String pngParams) throws Exception {
+    return job(source, home, 11, demParams, pngParams);
   }
 
   private static JsonNode run(Path home, Path job) throws Exception {
