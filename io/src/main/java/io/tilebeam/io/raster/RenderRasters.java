@@ -9,7 +9,6 @@ import io.tilebeam.transforms.outcome.TileFailureCoder;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.beam.sdk.coders.SerializableCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -57,7 +56,7 @@ public final class RenderRasters
         claimed.apply(
             "RenderTiles",
             ParDo.of(new RenderFn(specs)).withOutputTags(TILES, TupleTagList.of(FAILED)));
-    out.get(TILES).setCoder(SerializableCoder.of(RasterContent.class));
+    out.get(TILES).setCoder(RasterContentCoder.of());
     out.get(FAILED).setCoder(TileFailureCoder.of());
     return out;
   }
