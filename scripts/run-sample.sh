@@ -7,4 +7,4 @@ cd "$(dirname "$0")/.."
 scripts/build.sh
 mkdir -p out
 scripts/tilebeam run --job src/samples/sample-job.yaml --report out/report.json "$@"
-echo "report: out/report.json; tiles: $(find out -type f \( -name '*.fgb' -o -name '*.geojson' -o -name '*.mvt' \) | wc -l) files under out/"
+echo "report: out/report.json; tiles: $(find out -type f \( -name '*.fgb' -o -name '*.geojson' -o -name '*.mvt' -o -name '*.tif' -o -name '*.png' \) | wc -l) files under out/"

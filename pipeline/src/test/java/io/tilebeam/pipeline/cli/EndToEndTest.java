@@ -34,6 +34,15 @@ class EndToEndTest {
    */
   static final int SAMPLE_TILES = 173;
 
+  /** Tiles of the sample's raster layer (terrain, zooms 8-10). */
+  static final int SAMPLE_RASTER_TILES = 22;
+
+  /** A tile of the raster layer: bilinear from the shipped COG, Int16, deflate. */
+  static final String RASTER_GOLDEN_TILE = "terrain/10/535/358.tif";
+
+  static final String RASTER_GOLDEN =
+      "sha256:7fb7bf4c0e47ca1423aedcb0e3e416e986686673a628c7d0cb088b7a398e5c90";
+
   /** Tiles the sample's two overlapping Pacific extents would repeat. */
   static final int SAMPLE_DUPLICATES = 10;
 
@@ -119,6 +128,24 @@ class EndToEndTest {
     assertEquals(0, second.get("claimStatements").asLong(), second.toString());
     assertEquals(files, published());
     assertTrue(second.get("runId").asText().startsWith("run-"));
+  }
+
+  @Test
+  void theWholeShippedSampleWithItsRasterLayerOnTheDefaultRunner() throws Exception {
+    Path job = TestJobs.fullSample(dir);
+    JsonNode first = run(job);
+    int all = SAMPLE_TILES + SAMPLE_RASTER_TILES;
+    assertEquals(all, first.get("planned").asLong(), first.toString());
+    assertEquals(all, first.get("written").asLong(), first.toString());
+    assertEquals(0, first.get("failed").asLong(), first.toString());
+    Map<String, String> files = published();
+    assertEquals(all, files.size());
+    GOLDEN.forEach((name, sum) -> assertEquals(sum, files.get(name), name));
+    assertEquals(RASTER_GOLDEN, files.get(RASTER_GOLDEN_TILE));
+    assertEquals(files, ledgerRows());
+    JsonNode second = run(job);
+    assertEquals(0, second.get("claimed").asLong(), second.toString());
+    assertEquals(all, second.get("skippedCompleted").asLong(), second.toString());
   }
 
   @Test

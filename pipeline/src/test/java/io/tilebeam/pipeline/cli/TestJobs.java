@@ -25,17 +25,43 @@ public final class TestJobs {
   public static final String SAMPLE_SOURCE =
       Path.of("../src/samples/islands.geojson").toAbsolutePath().toString();
 
+  /** The sample job's raster source. */
+  public static final String SAMPLE_RASTER =
+      Path.of("../src/samples/terrain.tif").toAbsolutePath().toString();
+
   private TestJobs() {}
 
-  /** Writes the sample job into {@code dir}, publishing into {@code dir/out}; returns its path. */
+  /** Where the sample job's raster layer begins: the vector sample is what comes before it. */
+  private static final String RASTER_LAYER = "  # A terrain model";
+
+  /**
+   * Writes the sample job's vector layers (islands, pacific, vector) into {@code dir}, publishing
+   * into {@code dir/out}; returns its path. Most tests take this part, whose counts and goldens
+   * they pin; {@link #fullSample} has the raster layer too.
+   */
   public static Path sample(Path dir) throws IOException {
-    String job =
-        Files.readString(Path.of("../src/samples/sample-job.yaml"))
-            .replace("src/samples/islands.geojson", SAMPLE_SOURCE)
-            .replace("uri: out/", "uri: " + dir.resolve("out"));
+    String full = fullSampleText(dir);
+    int raster = full.indexOf(RASTER_LAYER);
+    if (raster < 0) {
+      throw new IllegalStateException("the sample job no longer has its raster layer comment");
+    }
     Path file = dir.resolve("job.yaml");
-    Files.writeString(file, job);
+    Files.writeString(file, full.substring(0, raster));
     return file;
+  }
+
+  /** Writes the whole sample job, its raster layer included, into {@code dir}; returns its path. */
+  public static Path fullSample(Path dir) throws IOException {
+    Path file = dir.resolve("job.yaml");
+    Files.writeString(file, fullSampleText(dir));
+    return file;
+  }
+
+  private static String fullSampleText(Path dir) throws IOException {
+    return Files.readString(Path.of("../src/samples/sample-job.yaml"))
+        .replace("src/samples/islands.geojson", SAMPLE_SOURCE)
+        .replace("src/samples/terrain.tif", SAMPLE_RASTER)
+        .replace("uri: out/", "uri: " + dir.resolve("out"));
   }
 
   /**
