@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.apache.sis.coverage.SampleDimension;
+import org.apache.sis.coverage.grid.DisjointExtentException;
 import org.apache.sis.coverage.grid.GridCoverage;
 import org.apache.sis.coverage.grid.GridCoverageBuilder;
 import org.apache.sis.coverage.grid.GridCoverageProcessor;
@@ -131,13 +132,29 @@ public final class TileResampler implements AutoCloseable {
         new GridGeometry(new GridExtent(size, size), envelope, GridOrientation.REFLECTION_Y);
     double[] samples = new double[size * size * bands.length];
     java.util.Arrays.fill(samples, nodataOut);
-    GridCoverage window;
     try {
-      window = image.read(target, bands);
-    } catch (NoSuchDataException e) {
-      // The tile lies outside the source: all no data.
-      return new RasterTile(size, size, bands.length, type, nodataOut, samples);
+      resample(target, bands, resampling, nodataIn, type, nodataOut, samples);
+    } catch (NoSuchDataException | DisjointExtentException e) {
+      // The tile lies outside the source (a tile of the extent's corners, which a source in
+      // another CRS does not reach; SIS may find so only when the window is read): all no data,
+      // not a failure.
+      java.util.Arrays.fill(samples, nodataOut);
     }
+    return new RasterTile(size, size, bands.length, type, nodataOut, samples);
+  }
+
+  /** Reads the window {@code target} needs and resamples it into {@code samples}. */
+  private void resample(
+      GridGeometry target,
+      int[] bands,
+      Resampling resampling,
+      Double nodataIn,
+      SampleType type,
+      double nodataOut,
+      double[] samples)
+      throws DataStoreException, TransformException {
+    int size = (int) target.getExtent().getSize(0);
+    GridCoverage window = image.read(target, bands);
     GridCoverageProcessor processor = new GridCoverageProcessor();
     processor.setInterpolation(resampling.kernel());
     processor.setFillValues(Double.NaN);
@@ -156,7 +173,6 @@ public final class TileResampler implements AutoCloseable {
         }
       }
     }
-    return new RasterTile(size, size, bands.length, type, nodataOut, samples);
   }
 
   /** The window as 32-bit floats with no-data pixels NaN, on the same grid. */

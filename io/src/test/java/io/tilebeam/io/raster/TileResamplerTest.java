@@ -290,4 +290,25 @@ class TileResamplerTest {
       assertEquals("DEFLATE", info.at("/metadata/IMAGE_STRUCTURE/COMPRESSION").asText());
     }
   }
+
+  @Test
+  void aTileTheSourceDoesNotReachIsAllNoDataNotAFailure() throws Exception {
+    // Zoom 12 tiles east of the source, inside its longitude-latitude box's corner region and far
+    // beyond: SIS finds their windows disjoint from the grid.
+    try (TileResampler r = TileResampler.open(source)) {
+      for (long[] t : new long[][] {{12, 2150, 1436}, {12, 2300, 1436}, {9, 300, 150}}) {
+        RasterTile tile =
+            r.render(
+                bounds(t),
+                CrsResolver.resolve("EPSG:3857"),
+                SIZE,
+                new int[] {0},
+                Resampling.BILINEAR,
+                (double) NODATA_IN,
+                SampleType.INT16,
+                NODATA_OUT);
+        assertTrue(tile.empty(), java.util.Arrays.toString(t));
+      }
+    }
+  }
 }
