@@ -346,9 +346,15 @@ public final class JobSpecParser {
     return new int[] {min, max};
   }
 
-  private static String params(JsonNode node, String path) {
+  /**
+   * A layer's {@code params} as a mapping of {@code known} names only ({@code kind} names them in
+   * the message), or null when the job gives none.
+   *
+   * @throws JobSpecException naming a parameter that is not known, or params that are no mapping
+   */
+  static JsonNode paramsMapping(JsonNode node, String path, Set<String> known, String kind) {
     if (node == null || node.isNull()) {
-      return "{}";
+      return null;
     }
     if (!node.isObject()) {
       throw new JobSpecException(path, node, "must be a mapping");
@@ -356,10 +362,20 @@ public final class JobSpecParser {
     Iterator<String> names = node.fieldNames();
     while (names.hasNext()) {
       String name = names.next();
-      if (!PARAMS.contains(name)) {
+      if (!known.contains(name)) {
         throw new JobSpecException(
-            path + "." + name, node.get(name), "unknown parameter (known: " + PARAMS + ")");
+            path + "." + name,
+            node.get(name),
+            "unknown " + kind + " (known: " + sorted(known) + ")");
       }
+    }
+    return node;
+  }
+
+  private static String params(JsonNode given, String path) {
+    JsonNode node = paramsMapping(given, path, PARAMS, "parameter");
+    if (node == null) {
+      return "{}";
     }
     JsonNode buffer = node.get("bufferPixels");
     if (buffer != null

@@ -6,7 +6,6 @@ import io.tilebeam.io.raster.Resampling;
 import io.tilebeam.io.raster.SampleType;
 import io.tilebeam.transforms.digest.CanonicalJson;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.Locale;
 
 /**
@@ -29,24 +28,11 @@ final class RasterParamsParser {
    *
    * @throws JobSpecException naming the parameter that cannot be used
    */
-  static String check(JsonNode node, String path) {
-    if (node == null || node.isNull()) {
+  static String check(JsonNode given, String path) {
+    JsonNode node =
+        JobSpecParser.paramsMapping(given, path, JobSpecParser.RASTER_PARAMS, "raster parameter");
+    if (node == null) {
       return "{}";
-    }
-    if (!node.isObject()) {
-      throw new JobSpecException(path, node, "must be a mapping");
-    }
-    Iterator<String> names = node.fieldNames();
-    while (names.hasNext()) {
-      String name = names.next();
-      if (!JobSpecParser.RASTER_PARAMS.contains(name)) {
-        throw new JobSpecException(
-            path + "." + name,
-            node.get(name),
-            "unknown raster parameter (known: "
-                + JobSpecParser.RASTER_PARAMS.stream().sorted().toList()
-                + ")");
-      }
     }
     ObjectNode out = ((ObjectNode) node).deepCopy();
     JsonNode resampling = node.get("resampling");
