@@ -165,10 +165,13 @@ public final class TileResampler implements AutoCloseable {
     int y0 = image.getMinY();
     int w = Math.min(size, image.getWidth());
     int h = Math.min(size, image.getHeight());
-    for (int y = 0; y < h; y++) {
-      for (int x = 0; x < w; x++) {
-        for (int b = 0; b < bands.length; b++) {
-          double v = raster.getSampleDouble(x0 + x, y0 + y, b);
+    // A band at a time, in bulk: a sample at a time through the raster costs a dispatch each.
+    double[] band = new double[w * h];
+    for (int b = 0; b < bands.length; b++) {
+      raster.getSamples(x0, y0, w, h, b, band);
+      for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+          double v = band[y * w + x];
           samples[(y * size + x) * bands.length + b] = Double.isNaN(v) ? nodataOut : type.store(v);
         }
       }
@@ -185,13 +188,19 @@ public final class TileResampler implements AutoCloseable {
             new BandedSampleModel(
                 DataBuffer.TYPE_FLOAT, source.getWidth(), source.getHeight(), bands),
             null);
-    for (int y = 0; y < source.getHeight(); y++) {
-      for (int x = 0; x < source.getWidth(); x++) {
-        for (int b = 0; b < bands; b++) {
-          double v = in.getSampleDouble(source.getMinX() + x, source.getMinY() + y, b);
-          out.setSample(x, y, b, nodataIn != null && v == nodataIn ? Float.NaN : (float) v);
+    int w = source.getWidth();
+    int h = source.getHeight();
+    float[] samples = new float[w * h];
+    for (int b = 0; b < bands; b++) {
+      in.getSamples(source.getMinX(), source.getMinY(), w, h, b, samples);
+      if (nodataIn != null) {
+        for (int i = 0; i < samples.length; i++) {
+          if (samples[i] == nodataIn) {
+            samples[i] = Float.NaN;
+          }
         }
       }
+      out.setSamples(0, 0, w, h, b, samples);
     }
     return new GridCoverageBuilder().setValues(out).setDomain(window.getGridGeometry()).build();
   }
