@@ -44,13 +44,7 @@ public final class RasterFormat implements TileFormat {
 
   /** Why pixels of {@code bands} bands of {@code type} cannot be written, or null when they can. */
   public String refuses(int bands, SampleType type) {
-    if (kind == Kind.PNG && !PngEncoder.fits(bands, type)) {
-      return "png holds 1 band of uint8 or uint16, or 3 or 4 bands of uint8, not "
-          + bands
-          + " of "
-          + type.spelling();
-    }
-    return null;
+    return kind == Kind.PNG ? PngEncoder.refuses(bands, type) : null;
   }
 
   @Override
@@ -66,11 +60,6 @@ public final class RasterFormat implements TileFormat {
   @Override
   public String mediaType() {
     return mediaType;
-  }
-
-  @Override
-  public boolean raster() {
-    return true;
   }
 
   @Override

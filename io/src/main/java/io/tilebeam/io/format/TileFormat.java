@@ -20,11 +20,6 @@ public interface TileFormat extends Serializable {
   /** The media type a stored tile is served with (its GCS content type). */
   String mediaType();
 
-  /** Whether this format encodes raster tiles (pixels) rather than features. */
-  default boolean raster() {
-    return false;
-  }
-
   /**
    * The simplification, in pixels, of a layer written in this format whose job sets none: 0 keeps
    * every vertex (data formats do unless the job asks).

@@ -297,28 +297,7 @@ public final class GeoTiffEncoder {
       if (offsets[t] + counts[t] > bytes.length) {
         throw new java.io.IOException("TIFF tile " + t + " ends past the file's end");
       }
-      java.util.zip.Inflater inflater = new java.util.zip.Inflater();
-      try {
-        inflater.setInput(bytes, (int) offsets[t], (int) counts[t]);
-        byte[] out = new byte[(int) expected];
-        int n = 0;
-        while (n < out.length && !inflater.finished()) {
-          int got = inflater.inflate(out, n, out.length - n);
-          if (got == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
-            break;
-          }
-          n += got;
-        }
-        if (n != expected) {
-          throw new java.io.IOException(
-              "TIFF tile " + t + " inflates to " + n + " bytes, not " + expected);
-        }
-      } catch (java.util.zip.DataFormatException e) {
-        throw new java.io.IOException(
-            "TIFF tile " + t + " is not deflate data: " + e.getMessage(), e);
-      } finally {
-        inflater.end();
-      }
+      Inflation.check(bytes, (int) offsets[t], (int) counts[t], expected, "TIFF tile " + t);
     }
   }
 

@@ -30,8 +30,20 @@ public final class PngEncoder {
    * or 4 bands of 8 bits.
    */
   public static boolean fits(int bands, SampleType type) {
-    return (bands == 1 && (type == SampleType.UINT8 || type == SampleType.UINT16))
-        || ((bands == 3 || bands == 4) && type == SampleType.UINT8);
+    return refuses(bands, type) == null;
+  }
+
+  /** Why a tile of {@code bands} bands of {@code type} cannot be a PNG, or null when it can. */
+  public static String refuses(int bands, SampleType type) {
+    boolean fits =
+        (bands == 1 && (type == SampleType.UINT8 || type == SampleType.UINT16))
+            || ((bands == 3 || bands == 4) && type == SampleType.UINT8);
+    return fits
+        ? null
+        : "png holds 1 band of uint8 or uint16, or 3 or 4 bands of uint8, not "
+            + bands
+            + " of "
+            + type.spelling();
   }
 
   /**
@@ -40,12 +52,9 @@ public final class PngEncoder {
    * @throws IllegalArgumentException when the tile's bands and type cannot be a PNG ({@link #fits})
    */
   public static byte[] encode(RasterTile tile) {
-    if (!fits(tile.bands(), tile.type())) {
-      throw new IllegalArgumentException(
-          "a PNG holds 1 band of uint8 or uint16, or 3 or 4 bands of uint8, not "
-              + tile.bands()
-              + " of "
-              + tile.type().spelling());
+    String refused = refuses(tile.bands(), tile.type());
+    if (refused != null) {
+      throw new IllegalArgumentException(refused);
     }
     int depth = tile.type().bits();
     int channels = tile.bands() == 1 ? 2 : 4;
@@ -178,25 +187,7 @@ public final class PngEncoder {
     if (!ended || expected < 0) {
       throw new java.io.IOException("a PNG without its header or end");
     }
-    java.util.zip.Inflater inflater = new java.util.zip.Inflater();
-    try {
-      inflater.setInput(data.toByteArray());
-      byte[] out = new byte[(int) expected];
-      int n = 0;
-      while (n < out.length && !inflater.finished()) {
-        int got = inflater.inflate(out, n, out.length - n);
-        if (got == 0 && inflater.needsInput()) {
-          break;
-        }
-        n += got;
-      }
-      if (n != expected) {
-        throw new java.io.IOException("PNG data inflates to " + n + " bytes, not " + expected);
-      }
-    } catch (java.util.zip.DataFormatException e) {
-      throw new java.io.IOException("PNG data is not zlib data: " + e.getMessage(), e);
-    } finally {
-      inflater.end();
-    }
+    byte[] zlib = data.toByteArray();
+    Inflation.check(zlib, 0, zlib.length, expected, "PNG data");
   }
 }

@@ -70,22 +70,13 @@ public final class TileResampler implements AutoCloseable {
     return image.getGridGeometry();
   }
 
-  /** The AWT data type of the source's samples ({@code DataBuffer.TYPE_*}). */
-  public int sampleDataType() throws DataStoreException {
-    return sampleModel().getDataType();
-  }
-
   /**
-   * Whether 16-bit samples are unsigned. AWT says so by the data type ({@code TYPE_USHORT} against
-   * {@code TYPE_SHORT}), which SIS sets from the file's sample format.
+   * The AWT data type of the source's samples ({@code DataBuffer.TYPE_*}; 16-bit unsigned samples
+   * are {@code TYPE_USHORT}, signed {@code TYPE_SHORT}, as SIS sets from the file's sample format).
    */
-  public boolean unsigned() throws DataStoreException {
-    return sampleModel().getDataType() == DataBuffer.TYPE_USHORT;
-  }
-
-  private java.awt.image.SampleModel sampleModel() throws DataStoreException {
+  public int sampleDataType() throws DataStoreException {
     // Reading the whole coverage is lazy: only the image's layout is made, no tile is read.
-    return image.read(null).render(null).getSampleModel();
+    return image.read(null).render(null).getSampleModel().getDataType();
   }
 
   /** The source's bands, with the no-data value (background) SIS read for each, if any. */

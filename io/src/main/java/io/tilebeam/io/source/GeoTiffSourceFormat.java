@@ -37,7 +37,7 @@ final class GeoTiffSourceFormat extends FileSourceFormat {
     }
     try (TileResampler image = TileResampler.open(local.path())) {
       int bands = image.bands().size();
-      SampleType type = sampleType(image.sampleDataType(), image.unsigned());
+      SampleType type = sampleType(image.sampleDataType());
       String crs =
           declaredCrs(
               image.grid().isDefined(org.apache.sis.coverage.grid.GridGeometry.CRS)
@@ -50,7 +50,7 @@ final class GeoTiffSourceFormat extends FileSourceFormat {
     }
   }
 
-  private static SampleType sampleType(int dataType, boolean unsigned) {
+  private static SampleType sampleType(int dataType) {
     return switch (dataType) {
       case DataBuffer.TYPE_BYTE -> SampleType.UINT8;
       case DataBuffer.TYPE_SHORT -> SampleType.INT16;
@@ -96,11 +96,6 @@ final class GeoTiffSourceFormat extends FileSourceFormat {
       SampleType type,
       Double nodata)
       implements RasterSource {
-
-    @Override
-    public boolean raster() {
-      return true;
-    }
 
     @Override
     public boolean indexed() {

@@ -24,11 +24,6 @@ public interface LayerSource extends Serializable {
     return null;
   }
 
-  /** Whether the source holds pixels (a raster layer) rather than features. */
-  default boolean raster() {
-    return false;
-  }
-
   /** Whether groups of claimed tiles read their own features through an index. */
   boolean indexed();
 

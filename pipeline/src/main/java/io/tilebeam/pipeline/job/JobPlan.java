@@ -1,5 +1,6 @@
 package io.tilebeam.pipeline.job;
 
+import io.tilebeam.io.format.RasterFormat;
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.io.retry.RetryPolicy;
@@ -371,14 +372,15 @@ public final class JobPlan {
   /** Features go to a vector encoding or a table, pixels to a raster encoding. */
   private static void checkContentKind(
       LayerSpec l, TileFormat format, LayerSource source, String path) {
-    boolean rasterOut = format != null && format.raster();
-    if (rasterOut && !source.raster()) {
+    boolean rasterOut = format instanceof RasterFormat;
+    boolean rasterIn = source instanceof RasterSource;
+    if (rasterOut && !rasterIn) {
       throw new JobSpecException(
           path + ".output.format",
           l.outputFormat(),
           l.outputFormat() + " output needs a raster source");
     }
-    if (!rasterOut && source.raster()) {
+    if (!rasterOut && rasterIn) {
       throw new JobSpecException(
           path + ".output.format",
           l.outputFormat(),

@@ -45,52 +45,41 @@ class RasterLayerTest {
    */
   static Path job(Path source, Path home, int demMaxZoom, String demParams, String pngParams)
       throws Exception {
+    Path out = home.resolve("out");
     String text =
-        "namespace: raster-test\n"
-            + "layers:\n"
-            + "  - name: dem\n"
-            + "    source:\n"
-            + "      uri: "
-            + source
-            + "\n"
-            + "      format: geotiff\n"
-            + "    extents:\n"
-            + "      - bbox: [7.7, 46.96, 8.47, 47.3]\n"
-            + "    tileMatrixSet: WebMercatorQuad\n"
-            + "    zooms: [9, "
-            + demMaxZoom
-            + "]\n"
-            + "    targetCrs: EPSG:3857\n"
-            + "    output:\n"
-            + "      uri: "
-            + home.resolve("out")
-            + "\n"
-            + "      format: geotiff\n"
-            + "    params: "
-            + demParams
-            + "\n"
-            + "  - name: shade\n"
-            + "    source:\n"
-            + "      uri: "
-            + source
-            + "\n"
-            + "      format: geotiff\n"
-            + "    extents:\n"
-            + "      - bbox: [7.7, 46.96, 8.47, 47.3]\n"
-            + "    tileMatrixSet: WebMercatorQuad\n"
-            + "    zooms: [10, 10]\n"
-            + "    targetCrs: EPSG:3857\n"
-            + "    output:\n"
-            + "      uri: "
-            + home.resolve("out")
-            + "\n"
-            + "      format: png\n"
-            + "    params: "
-            + pngParams
-            + "\n";
+        "namespace: raster-test\nlayers:\n"
+            + layer("dem", source, 9, demMaxZoom, out, "geotiff", demParams)
+            + layer("shade", source, 10, 10, out, "png", pngParams);
     Path job = home.resolve("job.yaml");
     Files.writeString(job, text);
     return job;
+  }
+
+  /** One raster layer of {@code source} over the test's box, as job YAML. */
+  private static String layer(
+      String name, Path source, int minZoom, int maxZoom, Path out, String format, String params) {
+    return "  - name: "
+        + name
+        + "\n"
+        + "    source: {uri: "
+        + source
+        + ", format: geotiff}\n"
+        + "    extents: [{bbox: [7.7, 46.96, 8.47, 47.3]}]\n"
+        + "    tileMatrixSet: WebMercatorQuad\n"
+        + "    zooms: ["
+        + minZoom
+        + ", "
+        + maxZoom
+        + "]\n"
+        + "    targetCrs: EPSG:3857\n"
+        + "    output: {uri: "
+        + out
+        + ", format: "
+        + format
+        + "}\n"
+        + "    params: "
+        + params
+        + "\n";
   }
 
   private static Path job(Path home, String demParams, String pngParams) throws Exception {
