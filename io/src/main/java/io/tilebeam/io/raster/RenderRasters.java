@@ -6,12 +6,16 @@ import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.outcome.TileFailure;
 import io.tilebeam.transforms.outcome.TileFailureCoder;
-import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.KV;
@@ -36,6 +40,9 @@ public final class RenderRasters
   /** Claimed tiles whose source could not be read. */
   public static final TupleTag<TileFailure> FAILED = new TupleTag<>() {};
 
+  /** Tiles are read together in blocks of 2^GROUP_SHIFT × 2^GROUP_SHIFT of one zoom. */
+  static final int GROUP_SHIFT = 2;
+
   /** Counter of raster tiles rendered. */
   public static final String RENDERED = "rasterTilesRendered";
 
@@ -53,15 +60,44 @@ public final class RenderRasters
   @Override
   public PCollectionTuple expand(PCollection<KV<WorkKey, TileWork>> claimed) {
     PCollectionTuple out =
-        claimed.apply(
-            "RenderTiles",
-            ParDo.of(new RenderFn(specs)).withOutputTags(TILES, TupleTagList.of(FAILED)));
+        claimed
+            .apply("KeyByWindow", ParDo.of(new KeyByWindowFn()))
+            .setCoder(KvCoder.of(StringUtf8Coder.of(), claimed.getCoder()))
+            .apply("GroupByWindow", GroupByKey.create())
+            .apply(
+                "RenderTiles",
+                ParDo.of(new RenderFn(specs)).withOutputTags(TILES, TupleTagList.of(FAILED)));
     out.get(TILES).setCoder(RasterContentCoder.of());
     out.get(FAILED).setCoder(TileFailureCoder.of());
     return out;
   }
 
-  private static final class RenderFn extends DoFn<KV<WorkKey, TileWork>, RasterContent> {
+  /**
+   * The window a tile is read with: its layer, zoom, and the block of {@code 2^GROUP_SHIFT ×
+   * 2^GROUP_SHIFT} tiles it is in.
+   */
+  static String windowOf(TileWork work) {
+    return work.layer()
+        + "/"
+        + work.tile().z()
+        + "/"
+        + (work.tile().x() >> GROUP_SHIFT)
+        + "/"
+        + (work.tile().y() >> GROUP_SHIFT);
+  }
+
+  private static final class KeyByWindowFn
+      extends DoFn<KV<WorkKey, TileWork>, KV<String, KV<WorkKey, TileWork>>> {
+    @ProcessElement
+    public void process(
+        @Element KV<WorkKey, TileWork> claim,
+        OutputReceiver<KV<String, KV<WorkKey, TileWork>>> out) {
+      out.output(KV.of(windowOf(claim.getValue()), claim));
+    }
+  }
+
+  private static final class RenderFn
+      extends DoFn<KV<String, Iterable<KV<WorkKey, TileWork>>>, RasterContent> {
     private final Map<String, RasterSpec> specs;
     private final Counter rendered = Metrics.counter(RenderRasters.class, RENDERED);
     private transient Map<String, TileResampler> open;
@@ -78,48 +114,73 @@ public final class RenderRasters
     }
 
     @ProcessElement
-    public void process(@Element KV<WorkKey, TileWork> claim, MultiOutputReceiver out) {
-      TileWork work = claim.getValue();
-      RasterSpec spec = specs.get(work.layer());
+    public void process(
+        @Element KV<String, Iterable<KV<WorkKey, TileWork>>> window, MultiOutputReceiver out) {
+      List<KV<WorkKey, TileWork>> claims = new ArrayList<>();
+      window.getValue().forEach(claims::add);
+      String layer = claims.get(0).getValue().layer();
+      RasterSpec spec = specs.get(layer);
       try {
-        TileResampler source = open.get(work.layer());
-        if (source == null) {
-          source = TileResampler.open(Path.of(spec.file()));
-          open.put(work.layer(), source);
+        List<RasterTile> tiles = render(layer, spec, claims);
+        for (int i = 0; i < claims.size(); i++) {
+          emit(claims.get(i), spec, tiles.get(i), out);
         }
-        CoordinateReferenceSystem crs =
-            crss.computeIfAbsent(
-                work.layer(), l -> CrsResolver.resolve(spec.tileMatrixSet().crs().definition()));
-        Bounds b =
-            spec.tileMatrixSet()
-                .matrix(work.tile().z())
-                .tileBounds(work.tile().x(), work.tile().y());
-        RasterTile pixels =
-            source.render(
-                b,
-                crs,
-                spec.size(),
-                spec.bands(),
-                spec.resampling(),
-                spec.nodataIn(),
-                spec.type(),
-                spec.nodataOut());
-        GeoTiffEncoder.Georeference where =
-            new GeoTiffEncoder.Georeference(
-                spec.epsg(),
-                spec.geographic(),
-                b.minX(),
-                b.maxY(),
-                b.width() / spec.size(),
-                b.height() / spec.size());
-        rendered.inc();
-        out.get(TILES).output(new RasterContent(claim.getKey(), work, pixels, where));
-      } catch (Exception e) {
-        // A window that cannot be read or placed fails its tile alone; the run goes on.
-        out.get(FAILED)
-            .output(
-                new TileFailure(claim.getKey(), work, "source", String.valueOf(e.getMessage())));
+      } catch (Exception together) {
+        // One tile's window may be what failed: each alone, so the others are still published
+        // and the failure is the tile's own.
+        for (KV<WorkKey, TileWork> claim : claims) {
+          try {
+            emit(claim, spec, render(layer, spec, List.of(claim)).get(0), out);
+          } catch (Exception e) {
+            out.get(FAILED)
+                .output(
+                    new TileFailure(
+                        claim.getKey(),
+                        claim.getValue(),
+                        "source",
+                        String.valueOf(e.getMessage())));
+          }
+        }
       }
+    }
+
+    private List<RasterTile> render(
+        String layer, RasterSpec spec, List<KV<WorkKey, TileWork>> claims) throws Exception {
+      TileResampler source = open.get(layer);
+      if (source == null) {
+        source = TileResampler.open(spec.source());
+        open.put(layer, source);
+      }
+      CoordinateReferenceSystem crs =
+          crss.computeIfAbsent(
+              layer, l -> CrsResolver.resolve(spec.tileMatrixSet().crs().definition()));
+      List<Bounds> bounds = new ArrayList<>();
+      for (KV<WorkKey, TileWork> claim : claims) {
+        bounds.add(bounds(spec, claim.getValue()));
+      }
+      return source.render(bounds, crs, spec.settings());
+    }
+
+    private static Bounds bounds(RasterSpec spec, TileWork work) {
+      return spec.tileMatrixSet()
+          .matrix(work.tile().z())
+          .tileBounds(work.tile().x(), work.tile().y());
+    }
+
+    private void emit(
+        KV<WorkKey, TileWork> claim, RasterSpec spec, RasterTile pixels, MultiOutputReceiver out) {
+      Bounds b = bounds(spec, claim.getValue());
+      int size = spec.settings().size();
+      GeoTiffEncoder.Georeference where =
+          new GeoTiffEncoder.Georeference(
+              spec.epsg(),
+              spec.geographic(),
+              b.minX(),
+              b.maxY(),
+              b.width() / size,
+              b.height() / size);
+      rendered.inc();
+      out.get(TILES).output(new RasterContent(claim.getKey(), claim.getValue(), pixels, where));
     }
 
     @Teardown

@@ -3,7 +3,6 @@ package io.tilebeam.io.raster;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
-import org.apache.sis.image.Interpolation;
 
 /**
  * How a raster tile's pixels are computed from the source's, by GDAL's names for the same kernels
@@ -12,28 +11,21 @@ import org.apache.sis.image.Interpolation;
  */
 public enum Resampling {
   /** The source pixel the target pixel's centre falls in ({@code near}; {@code nearest} too). */
-  NEAREST("nearest", Interpolation.NEAREST),
+  NEAREST("nearest"),
   /** Bilinear interpolation of the four source pixels around the centre. */
-  BILINEAR("bilinear", Interpolation.BILINEAR),
+  BILINEAR("bilinear"),
   /** Cubic convolution of the 4 × 4 source pixels around the centre (Keys, a = -0.5). */
-  CUBIC("cubic", CubicInterpolation.INSTANCE);
+  CUBIC("cubic");
 
   private final String spelling;
-  private final transient Interpolation kernel;
 
-  Resampling(String spelling, Interpolation kernel) {
+  Resampling(String spelling) {
     this.spelling = spelling;
-    this.kernel = kernel;
   }
 
   /** The name a job gives, and the key holds. */
   public String spelling() {
     return spelling;
-  }
-
-  /** SIS's kernel. */
-  Interpolation kernel() {
-    return kernel;
   }
 
   /** The resampling a job names ({@code near} is GDAL's name for {@code nearest}). */

@@ -49,15 +49,32 @@ public enum SampleType {
   }
 
   /**
-   * {@code value} as this type stores it: integers rounded half away from zero (as GDAL rounds
-   * resampled values) and clamped to the type's range; floats narrowed to 32 bits.
+   * {@code value} as this type stores it, as GDAL's warper stores it: integers rounded to the
+   * nearest, halves up ({@code floor(v + 0.5)}), and clamped to the type's range; floats narrowed
+   * to 32 bits.
    */
   public double store(double value) {
     if (!integral()) {
       return (float) value;
     }
-    double rounded = value < 0 ? -Math.floor(-value + 0.5) : Math.floor(value + 0.5);
-    return Math.max(min, Math.min(max, rounded));
+    return Math.max(min, Math.min(max, Math.floor(value + 0.5)));
+  }
+
+  /**
+   * {@code value} stored, moved one step off {@code nodata} if it would land on it (GDAL's warper
+   * does the same): a pixel with data never reads as no data.
+   */
+  public double storeAvoiding(double value, double nodata) {
+    double v = store(value);
+    if (v != nodata) {
+      return v;
+    }
+    if (!integral()) {
+      return Math.nextUp((float) v) == Float.POSITIVE_INFINITY
+          ? Math.nextDown((float) v)
+          : Math.nextUp((float) v);
+    }
+    return v == max ? v - 1 : v + 1;
   }
 
   /** Whether {@code value} is one this type can hold exactly. */

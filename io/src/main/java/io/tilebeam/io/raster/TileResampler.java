@@ -1,23 +1,19 @@
 package io.tilebeam.io.raster;
 
+import io.tilebeam.io.storage.ByteRanges;
 import io.tilebeam.transforms.crs.Bounds;
-import java.awt.image.BandedSampleModel;
-import java.awt.image.DataBuffer;
-import java.awt.image.Raster;
-import java.awt.image.RenderedImage;
-import java.awt.image.WritableRaster;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.sis.coverage.SampleDimension;
-import org.apache.sis.coverage.grid.DisjointExtentException;
-import org.apache.sis.coverage.grid.GridCoverage;
-import org.apache.sis.coverage.grid.GridCoverageBuilder;
-import org.apache.sis.coverage.grid.GridCoverageProcessor;
-import org.apache.sis.coverage.grid.GridExtent;
 import org.apache.sis.coverage.grid.GridGeometry;
-import org.apache.sis.coverage.grid.GridOrientation;
-import org.apache.sis.geometry.GeneralEnvelope;
+import org.apache.sis.coverage.grid.PixelInCell;
+import org.apache.sis.referencing.CRS;
+import org.apache.sis.referencing.operation.transform.MathTransforms;
 import org.apache.sis.storage.DataStoreException;
 import org.apache.sis.storage.GridCoverageResource;
 import org.apache.sis.storage.NoSuchDataException;
@@ -25,44 +21,153 @@ import org.apache.sis.storage.StorageConnector;
 import org.apache.sis.storage.geotiff.GeoTiffStore;
 import org.apache.sis.storage.geotiff.GeoTiffStoreProvider;
 import org.opengis.referencing.crs.CoordinateReferenceSystem;
+import org.opengis.referencing.operation.MathTransform;
 import org.opengis.referencing.operation.TransformException;
+import org.opengis.util.FactoryException;
 
 /**
- * Cuts raster tiles out of one GeoTIFF (COG included) with Apache SIS: for each tile, the source
- * window it needs is read (at the overview level SIS finds fit), its no-data pixels become NaN so
- * that no kernel mixes them into a value, and it is resampled into the tile's grid, whose pixels
- * are areas with the tile's bounds as outer edges (as {@code gdalwarp -te ... -ts ...}). Pixels the
- * source does not cover, or whose kernel meets no-data, are the tile's no-data.
+ * Cuts raster tiles out of one GeoTIFF (COG included), as {@code gdalwarp -te <tile> -ts <size>
+ * <size> -r <method> -et 0} would: the tile's pixels are areas with its bounds as outer edges; each
+ * pixel centre is transformed exactly into the source; the source level is the one GDAL picks for
+ * the tile's resolution (the coarsest overview not coarser than the tile, by GDAL's rule); values
+ * are computed by {@link Kernels}. Pixels the source does not cover, or whose kernel meets only no
+ * data, are the tile's no data.
+ *
+ * <p>Several tiles are rendered from one read of the source where their windows fit together in
+ * {@link #WINDOW_SAMPLES} samples, so a compressed source block is inflated once for them all; a
+ * tile's pixels never depend on which tiles it was read with. A tile whose window alone exceeds the
+ * budget is rendered in strips of rows, so memory stays bounded for a source without overviews.
  *
  * <p>Opened once per reading worker; not thread-safe.
  */
 public final class TileResampler implements AutoCloseable {
 
+  /** The most samples (pixels × bands) one window of source pixels holds: 64 MB of floats. */
+  static final long WINDOW_SAMPLES = 1L << 24;
+
+  /** The most bytes of decoded source blocks kept for the next windows. */
+  static final long CACHED_BYTES = 64L << 20;
+
   private final GeoTiffStore store;
   private final GridCoverageResource image;
+  private final TiffFile tiff;
+  private final List<SourceLevel> levels;
+  private final BlockCache blocks;
+  private final Map<CoordinateReferenceSystem, MathTransform> toSource = new HashMap<>();
 
-  private TileResampler(GeoTiffStore store, GridCoverageResource image) {
+  private TileResampler(
+      GeoTiffStore store, GridCoverageResource image, TiffFile tiff, List<SourceLevel> levels) {
     this.store = store;
     this.image = image;
+    this.tiff = tiff;
+    this.levels = levels;
+    this.blocks = new BlockCache(tiff, CACHED_BYTES);
   }
 
   /**
-   * Opens a GeoTIFF's first image.
+   * Opens a local GeoTIFF's first image.
    *
-   * @throws DataStoreException when the file is not a GeoTIFF SIS can read
+   * @throws DataStoreException when the file is not a GeoTIFF that can be read
    */
   public static TileResampler open(Path file) throws DataStoreException {
-    GeoTiffStore store = new GeoTiffStore(new GeoTiffStoreProvider(), new StorageConnector(file));
+    try {
+      return open(RangeReader.of(file));
+    } catch (IOException e) {
+      throw new DataStoreException(file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Opens a GeoTIFF's first image, local or remote; a remote one is read in ranges (its header,
+   * then the blocks each window needs), never whole.
+   *
+   * @throws DataStoreException when the bytes are not a GeoTIFF that can be read
+   */
+  public static TileResampler open(ByteRanges source) throws DataStoreException {
+    try {
+      return open(RangeReader.of(source));
+    } catch (IOException e) {
+      throw new DataStoreException(source.describe() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static TileResampler open(RangeReader bytes) throws DataStoreException {
+    GeoTiffStore store;
+    try {
+      // SIS reads the header and georeferencing (a few kilobytes); pixels are read by TiffFile.
+      store =
+          new GeoTiffStore(
+              new GeoTiffStoreProvider(), new StorageConnector(new RangeChannel(bytes)));
+    } catch (DataStoreException | RuntimeException e) {
+      closeQuietly(bytes);
+      throw e;
+    }
+    TiffFile tiff = null;
     try {
       List<GridCoverageResource> images = store.components();
       if (images.isEmpty()) {
         throw new NoSuchDataException("the GeoTIFF holds no image");
       }
-      return new TileResampler(store, images.get(0));
+      GridCoverageResource image = images.get(0);
+      tiff = TiffFile.open(bytes);
+      return new TileResampler(store, image, tiff, levels(image, tiff));
+    } catch (IOException e) {
+      close(store, tiff == null ? bytes : tiff);
+      throw new DataStoreException(e.getMessage(), e);
     } catch (DataStoreException | RuntimeException e) {
-      store.close();
+      close(store, tiff == null ? bytes : tiff);
       throw e;
     }
+  }
+
+  private static void closeQuietly(java.io.Closeable c) {
+    try {
+      c.close();
+    } catch (IOException e) {
+      // Closing bytes only read from: nothing to lose.
+    }
+  }
+
+  private static void close(GeoTiffStore store, java.io.Closeable bytes) throws DataStoreException {
+    closeQuietly(bytes);
+    store.close();
+  }
+
+  /**
+   * The image's levels, its pixels read from the TIFF's own directories (the full resolution, then
+   * the overviews from the finest; overviews this reader cannot decode left out), placed by SIS's
+   * georeferencing of the full resolution.
+   */
+  private static List<SourceLevel> levels(GridCoverageResource image, TiffFile tiff)
+      throws DataStoreException {
+    GridGeometry grid = image.getGridGeometry();
+    List<SourceLevel> out = new ArrayList<>();
+    List<TiffDirectory> directories = tiff.levels();
+    TiffDirectory full = directories.get(0);
+    String unreadable = full.unreadable();
+    if (unreadable != null) {
+      throw new DataStoreException(unreadable);
+    }
+    if (!grid.isDefined(GridGeometry.GRID_TO_CRS | GridGeometry.EXTENT)) {
+      return out;
+    }
+    try {
+      MathTransform crsToGrid = grid.getGridToCRS(PixelInCell.CELL_CORNER).inverse();
+      out.add(new SourceLevel(0, full, 1, crsToGrid));
+      for (TiffDirectory d : directories.subList(1, directories.size())) {
+        if (d.unreadable() != null) {
+          continue;
+        }
+        double fx = (double) full.width() / d.width();
+        double fy = (double) full.height() / d.height();
+        MathTransform toLevel =
+            MathTransforms.concatenate(crsToGrid, MathTransforms.scale(1 / fx, 1 / fy));
+        out.add(new SourceLevel(out.size(), d, fx, toLevel));
+      }
+    } catch (TransformException e) {
+      throw new DataStoreException("the image's grid cannot be inverted: " + e.getMessage(), e);
+    }
+    return out;
   }
 
   /** The source's grid: its extent, CRS and georeferencing. */
@@ -71,12 +176,24 @@ public final class TileResampler implements AutoCloseable {
   }
 
   /**
-   * The AWT data type of the source's samples ({@code DataBuffer.TYPE_*}; 16-bit unsigned samples
-   * are {@code TYPE_USHORT}, signed {@code TYPE_SHORT}, as SIS sets from the file's sample format).
+   * The type of the source's samples, or null when it is none tiles hold (8- and 16-bit integers
+   * and 32-bit floats are), read from the TIFF's own tags.
    */
-  public int sampleDataType() throws DataStoreException {
-    // Reading the whole coverage is lazy: only the image's layout is made, no tile is read.
-    return image.read(null).render(null).getSampleModel().getDataType();
+  public SampleType sampleType() {
+    TiffDirectory d = levels.isEmpty() ? tiff.levels().get(0) : levels.get(0).image();
+    return switch (d.bitsPerSample() * 10 + d.sampleFormat()) {
+      case 81 -> SampleType.UINT8;
+      case 162 -> SampleType.INT16;
+      case 161 -> SampleType.UINT16;
+      case 323 -> SampleType.FLOAT32;
+      default -> null;
+    };
+  }
+
+  /** The source's sample width and format, for messages: {@code 32-bit format 2}. */
+  public String sampleDescription() {
+    TiffDirectory d = tiff.levels().get(0);
+    return d.bitsPerSample() + "-bit samples of TIFF sample format " + d.sampleFormat();
   }
 
   /** The source's bands, with the no-data value (background) SIS read for each, if any. */
@@ -99,9 +216,9 @@ public final class TileResampler implements AutoCloseable {
   }
 
   /**
-   * One tile: the pixels of {@code bands} (0-based) over {@code bounds} in {@code crs}, {@code size
-   * × size}, resampled by {@code resampling}; source pixels equal to {@code nodataIn} (if not null)
-   * count as no data; the result is stored as {@code type}, no data as {@code nodataOut}.
+   * One tile: the pixels of {@code bands} (0-based) over {@code bounds} in {@code crs} (its first
+   * axis east or west, as the matrix set's), {@code size × size}, as {@link #render(List,
+   * CoordinateReferenceSystem, TileSettings)} renders it.
    *
    * @throws DataStoreException when the window cannot be read
    * @throws TransformException when the tile cannot be placed in the source's CRS
@@ -116,88 +233,82 @@ public final class TileResampler implements AutoCloseable {
       SampleType type,
       double nodataOut)
       throws DataStoreException, TransformException {
-    GeneralEnvelope envelope = new GeneralEnvelope(crs);
-    envelope.setRange(0, bounds.minX(), bounds.maxX());
-    envelope.setRange(1, bounds.minY(), bounds.maxY());
-    GridGeometry target =
-        new GridGeometry(new GridExtent(size, size), envelope, GridOrientation.REFLECTION_Y);
-    double[] samples = new double[size * size * bands.length];
-    java.util.Arrays.fill(samples, nodataOut);
-    try {
-      resample(target, bands, resampling, nodataIn, type, nodataOut, samples);
-    } catch (NoSuchDataException | DisjointExtentException e) {
-      // The tile lies outside the source (a tile of the extent's corners, which a source in
-      // another CRS does not reach; SIS may find so only when the window is read): all no data,
-      // not a failure.
-      java.util.Arrays.fill(samples, nodataOut);
-    }
-    return new RasterTile(size, size, bands.length, type, nodataOut, samples);
+    TileSettings settings = new TileSettings(size, bands, resampling, nodataIn, type, nodataOut);
+    return render(List.of(bounds), crs, settings).get(0);
   }
 
-  /** Reads the window {@code target} needs and resamples it into {@code samples}. */
-  private void resample(
-      GridGeometry target,
-      int[] bands,
-      Resampling resampling,
-      Double nodataIn,
-      SampleType type,
-      double nodataOut,
-      double[] samples)
+  /**
+   * Tiles over {@code bounds} in {@code crs}, in their order: source pixels equal to the settings'
+   * no data in (if not null) count as no data; the result is stored as their type, no data as their
+   * no data out. Tiles the source does not reach are all no data.
+   *
+   * @throws DataStoreException when a window cannot be read
+   * @throws TransformException when the tiles cannot be placed in the source's CRS
+   */
+  public List<RasterTile> render(
+      List<Bounds> bounds, CoordinateReferenceSystem crs, TileSettings settings)
       throws DataStoreException, TransformException {
-    int size = (int) target.getExtent().getSize(0);
-    GridCoverage window = image.read(target, bands);
-    GridCoverageProcessor processor = new GridCoverageProcessor();
-    processor.setInterpolation(resampling.kernel());
-    processor.setFillValues(Double.NaN);
-    GridCoverage resampled = processor.resample(withNodataAsNaN(window, nodataIn), target);
-    RenderedImage image = resampled.render(null);
-    Raster raster = image.getData();
-    int x0 = image.getMinX();
-    int y0 = image.getMinY();
-    int w = Math.min(size, image.getWidth());
-    int h = Math.min(size, image.getHeight());
-    // A band at a time, in bulk: a sample at a time through the raster costs a dispatch each.
-    double[] band = new double[w * h];
-    for (int b = 0; b < bands.length; b++) {
-      raster.getSamples(x0, y0, w, h, b, band);
-      for (int y = 0; y < h; y++) {
-        for (int x = 0; x < w; x++) {
-          double v = band[y * w + x];
-          samples[(y * size + x) * bands.length + b] = Double.isNaN(v) ? nodataOut : type.store(v);
-        }
+    List<TilePlacement> placed = new ArrayList<>();
+    for (Bounds b : bounds) {
+      placed.add(TilePlacement.of(b, settings.size(), levels, transformTo(crs)));
+    }
+    List<RasterTile> out = new ArrayList<>();
+    for (TilePlacement p : placed) {
+      out.add(p.blank(settings));
+    }
+    for (List<TilePlacement.Part> window :
+        TilePlacement.windows(placed, settings, WINDOW_SAMPLES)) {
+      RasterWindow pixels = read(window, settings);
+      for (TilePlacement.Part part : window) {
+        part.render(pixels, settings, out.get(placed.indexOf(part.tile())));
       }
     }
+    return out;
   }
 
-  /** The window as 32-bit floats with no-data pixels NaN, on the same grid. */
-  private static GridCoverage withNodataAsNaN(GridCoverage window, Double nodataIn) {
-    RenderedImage source = window.render(null);
-    Raster in = source.getData();
-    int bands = in.getNumBands();
-    WritableRaster out =
-        Raster.createWritableRaster(
-            new BandedSampleModel(
-                DataBuffer.TYPE_FLOAT, source.getWidth(), source.getHeight(), bands),
-            null);
-    int w = source.getWidth();
-    int h = source.getHeight();
-    float[] samples = new float[w * h];
-    for (int b = 0; b < bands; b++) {
-      in.getSamples(source.getMinX(), source.getMinY(), w, h, b, samples);
-      if (nodataIn != null) {
-        for (int i = 0; i < samples.length; i++) {
-          if (samples[i] == nodataIn) {
-            samples[i] = Float.NaN;
-          }
-        }
+  /** The transform from {@code crs} to the source's CRS. */
+  private MathTransform transformTo(CoordinateReferenceSystem crs) throws TransformException {
+    MathTransform t = toSource.get(crs);
+    if (t == null) {
+      try {
+        CoordinateReferenceSystem source = image.getGridGeometry().getCoordinateReferenceSystem();
+        t = CRS.findOperation(crs, source, null).getMathTransform();
+      } catch (FactoryException | DataStoreException e) {
+        throw new TransformException("no transformation to the source's CRS: " + e, e);
       }
-      out.setSamples(0, 0, w, h, b, samples);
+      toSource.put(crs, t);
     }
-    return new GridCoverageBuilder().setValues(out).setDomain(window.getGridGeometry()).build();
+    return t;
+  }
+
+  /** The source pixels the parts of one window need, read once at their level. */
+  private RasterWindow read(List<TilePlacement.Part> parts, TileSettings settings)
+      throws DataStoreException {
+    SourceLevel level = parts.get(0).level();
+    long c0 = Long.MAX_VALUE, r0 = Long.MAX_VALUE, c1 = Long.MIN_VALUE, r1 = Long.MIN_VALUE;
+    for (TilePlacement.Part p : parts) {
+      c0 = Math.min(c0, p.column0());
+      r0 = Math.min(r0, p.sourceRow0());
+      c1 = Math.max(c1, p.column1());
+      r1 = Math.max(r1, p.sourceRow1());
+    }
+    try {
+      return RasterWindow.read(
+          blocks,
+          level,
+          settings.bands(),
+          c0,
+          r0,
+          (int) (c1 - c0),
+          (int) (r1 - r0),
+          settings.nodataIn());
+    } catch (IOException e) {
+      throw new DataStoreException("cannot read the source: " + e.getMessage(), e);
+    }
   }
 
   @Override
   public void close() throws DataStoreException {
-    store.close();
+    close(store, tiff);
   }
 }

@@ -3,7 +3,6 @@ package io.tilebeam.io.source;
 import io.tilebeam.io.raster.SampleType;
 import io.tilebeam.io.raster.TileResampler;
 import io.tilebeam.io.retry.RetryPolicy;
-import java.awt.image.DataBuffer;
 import java.io.IOException;
 import java.util.Set;
 import org.apache.sis.referencing.IdentifiedObjects;
@@ -12,9 +11,10 @@ import org.opengis.referencing.crs.CoordinateReferenceSystem;
 import org.opengis.util.FactoryException;
 
 /**
- * GeoTIFF, Cloud Optimized GeoTIFF included: a raster layer's source, read by {@link TileResampler}
- * tile by tile (the windows each tile needs). At planning the file is opened and its CRS, bands,
- * sample type and no-data value read; its content checksum is its identity.
+ * GeoTIFF, Cloud Optimized GeoTIFF included, local or {@code gs://}: a raster layer's source, read
+ * by {@link TileResampler} window by window (the blocks each group of tiles needs; a remote object
+ * in ranges, pinned to the generation planned). At planning its header is read for its CRS, bands,
+ * sample type and no-data value; its content checksum is its identity.
  */
 final class GeoTiffSourceFormat extends FileSourceFormat {
 
@@ -29,15 +29,15 @@ final class GeoTiffSourceFormat extends FileSourceFormat {
 
   @Override
   LayerSource resolve(SourceFile file, SourceOptions options) throws IOException {
-    if (!(file instanceof SourceFile.Local local)) {
-      throw new SourceFormatException(
-          "geotiff sources are read from local files by this version (gs:// is issue 17's next"
-              + " step)",
-          null);
-    }
-    try (TileResampler image = TileResampler.open(local.path())) {
+    try (TileResampler image = TileResampler.open(file)) {
       int bands = image.bands().size();
-      SampleType type = sampleType(image.sampleDataType());
+      SampleType type = image.sampleType();
+      if (type == null) {
+        throw new SourceFormatException(
+            image.sampleDescription()
+                + " are not read (8- and 16-bit integers and 32-bit floats are)",
+            null);
+      }
       String crs =
           declaredCrs(
               image.grid().isDefined(org.apache.sis.coverage.grid.GridGeometry.CRS)
@@ -45,24 +45,11 @@ final class GeoTiffSourceFormat extends FileSourceFormat {
                   : null);
       return new Resolved(
           file, identity(file, options), crs, bands, type, image.declaredNodata().orElse(null));
+    } catch (SourceFormatException e) {
+      throw e;
     } catch (DataStoreException | RuntimeException e) {
       throw new SourceFormatException("not a GeoTIFF that can be read: " + e.getMessage(), e);
     }
-  }
-
-  private static SampleType sampleType(int dataType) {
-    return switch (dataType) {
-      case DataBuffer.TYPE_BYTE -> SampleType.UINT8;
-      case DataBuffer.TYPE_SHORT -> SampleType.INT16;
-      case DataBuffer.TYPE_USHORT -> SampleType.UINT16;
-      case DataBuffer.TYPE_FLOAT -> SampleType.FLOAT32;
-      default ->
-          throw new SourceFormatException(
-              "samples of data type "
-                  + dataType
-                  + " are not read (8- and 16-bit integers and 32-bit floats are)",
-              null);
-    };
   }
 
   /** The CRS as its EPSG code where it has one, else as WKT; null when the file declares none. */

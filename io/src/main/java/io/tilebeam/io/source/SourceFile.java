@@ -6,6 +6,7 @@ import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageException;
 import io.tilebeam.io.retry.Retrier;
+import io.tilebeam.io.storage.ByteRanges;
 import io.tilebeam.io.storage.Checksums;
 import io.tilebeam.io.storage.GcsSettings;
 import io.tilebeam.io.storage.Locations;
@@ -13,7 +14,6 @@ import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
@@ -28,13 +28,18 @@ import java.nio.file.StandardOpenOption;
  * are the ones its work keys were computed from; an object replaced since then fails the read
  * instead of mixing versions.
  */
-public sealed interface SourceFile extends Serializable {
+public sealed interface SourceFile extends ByteRanges {
 
   /** A local file. */
   record Local(String file) implements SourceFile {
     /** The file. */
     public Path path() {
       return Path.of(file);
+    }
+
+    @Override
+    public Path localPath() {
+      return path();
     }
 
     @Override
@@ -151,6 +156,7 @@ public sealed interface SourceFile extends Serializable {
   }
 
   /** The size in bytes. */
+  @Override
   long size() throws IOException;
 
   /** The bytes from {@code offset} on; the caller closes the stream. */
@@ -162,12 +168,14 @@ public sealed interface SourceFile extends Serializable {
    *
    * @throws java.io.EOFException when the source ends before them
    */
+  @Override
   byte[] read(long offset, int length) throws IOException;
 
   /** The content identity that enters the work key. */
   String identity() throws IOException;
 
   /** The location, for messages. */
+  @Override
   String describe();
 
   /** Reads {@code length} bytes from a channel placed at {@code offset}, failing at its end. */

@@ -3,8 +3,8 @@ package io.tilebeam.pipeline.job;
 import io.tilebeam.io.format.RasterFormat;
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.raster.RasterSpec;
+import io.tilebeam.io.raster.TileSettings;
 import io.tilebeam.io.source.RasterSource;
-import io.tilebeam.io.source.SourceFile;
 import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
 import io.tilebeam.transforms.crs.CrsFacts;
 import io.tilebeam.transforms.crs.CrsRef;
@@ -53,14 +53,15 @@ final class RasterPlans {
           path + ".targetCrs", l.targetCrs(), "geotiff output needs a CRS with an EPSG code");
     }
     return new RasterSpec(
-        ((SourceFile.Local) source.file()).file(),
+        source.file(),
         tms,
-        params.tileSize(),
-        params.bands(),
-        params.resampling(),
-        params.nodataIn(),
-        params.type(),
-        params.nodataOut(),
+        new TileSettings(
+            params.tileSize(),
+            params.bands(),
+            params.resampling(),
+            params.nodataIn(),
+            params.type(),
+            params.nodataOut()),
         epsg,
         CrsFacts.angular(target));
   }

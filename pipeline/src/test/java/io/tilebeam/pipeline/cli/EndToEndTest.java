@@ -37,11 +37,14 @@ class EndToEndTest {
   /** Tiles of the sample's raster layer (terrain, zooms 8-10). */
   static final int SAMPLE_RASTER_TILES = 22;
 
-  /** A tile of the raster layer: bilinear from the shipped COG, Int16, deflate. */
+  /**
+   * A tile of the raster layer: bilinear from the shipped COG, Int16, deflate. Its pixels equal
+   * {@code gdalwarp -et 0 -r bilinear}'s of the same tile, every one (checked when it was pinned).
+   */
   static final String RASTER_GOLDEN_TILE = "terrain/10/535/358.tif";
 
   static final String RASTER_GOLDEN =
-      "sha256:7fb7bf4c0e47ca1423aedcb0e3e416e986686673a628c7d0cb088b7a398e5c90";
+      "sha256:f557825e8a046e5c1c544088e7d4591043f7422273646196742e8f710e97f9e7";
 
   /** Tiles the sample's two overlapping Pacific extents would repeat. */
   static final int SAMPLE_DUPLICATES = 10;

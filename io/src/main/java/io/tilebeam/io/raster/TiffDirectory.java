@@ -1,0 +1,95 @@
+package io.tilebeam.io.raster;
+
+/**
+ * The layout of one image of a TIFF file (one image file directory): its size, how its pixels are
+ * cut into blocks (tiles, or strips of rows) and where each block lies in the file, and how samples
+ * are stored and compressed. Enough to read any block straight from the file's bytes.
+ *
+ * @param width columns
+ * @param height rows
+ * @param blockWidth columns of a block (the image's width for strips)
+ * @param blockHeight rows of a block (rows per strip for strips)
+ * @param offsets each block's position in the file, blocks row by row (then band by band when bands
+ *     are stored apart)
+ * @param byteCounts each block's length in the file (0 for a block never written)
+ * @param bitsPerSample bits of one sample
+ * @param sampleFormat 1 unsigned integer, 2 signed integer, 3 floating point
+ * @param samplesPerPixel bands
+ * @param planar whether bands are stored apart (planar configuration 2)
+ * @param compression the TIFF compression code
+ * @param predictor 1 none, 2 horizontal differencing, 3 floating point
+ * @param subfileType the NewSubfileType bits (1 reduced resolution, 4 transparency mask)
+ */
+record TiffDirectory(
+    long width,
+    long height,
+    int blockWidth,
+    int blockHeight,
+    long[] offsets,
+    long[] byteCounts,
+    int bitsPerSample,
+    int sampleFormat,
+    int samplesPerPixel,
+    boolean planar,
+    int compression,
+    int predictor,
+    long subfileType) {
+
+  /** Compression codes this reader inflates: none, LZW, deflate (both codes), PackBits. */
+  static final int NONE = 1;
+
+  static final int LZW = 5;
+  static final int DEFLATE = 8;
+  static final int DEFLATE_OLD = 32946;
+  static final int PACKBITS = 32773;
+
+  /** Blocks across. */
+  int blocksAcross() {
+    return (int) ((width + blockWidth - 1) / blockWidth);
+  }
+
+  /** Blocks down. */
+  int blocksDown() {
+    return (int) ((height + blockHeight - 1) / blockHeight);
+  }
+
+  /** Whether it is an overview (a reduced-resolution copy of the first image). */
+  boolean overview() {
+    return (subfileType & 1) != 0 && !mask();
+  }
+
+  /** Whether it is a transparency mask. */
+  boolean mask() {
+    return (subfileType & 4) != 0;
+  }
+
+  /** Why this reader cannot read it, or null when it can. */
+  String unreadable() {
+    if (compression != NONE
+        && compression != LZW
+        && compression != DEFLATE
+        && compression != DEFLATE_OLD
+        && compression != PACKBITS) {
+      return "TIFF compression "
+          + compression
+          + " is not read (none, LZW, deflate and PackBits are)";
+    }
+    if (predictor < 1 || predictor > 3) {
+      return "TIFF predictor " + predictor + " is not read";
+    }
+    boolean known =
+        switch (sampleFormat) {
+          case 1, 2 -> bitsPerSample == 8 || bitsPerSample == 16 || bitsPerSample == 32;
+          case 3 -> bitsPerSample == 32 || bitsPerSample == 64;
+          default -> false;
+        };
+    if (!known) {
+      return bitsPerSample + "-bit samples of TIFF sample format " + sampleFormat + " are not read";
+    }
+    long blocks = (long) blocksAcross() * blocksDown() * (planar ? samplesPerPixel : 1);
+    if (offsets.length < blocks || byteCounts.length < blocks) {
+      return "the TIFF lists " + offsets.length + " blocks for an image of " + blocks;
+    }
+    return null;
+  }
+}
