@@ -133,10 +133,20 @@ final class Kernels {
     double sy = Math.min(scaleY, 1);
     // Only the pixels the kernel weighs: |i - fx| * sx < support (GDAL visits a wider square
     // whose other pixels weigh nothing, so the sums are the same).
-    int iMin = (int) Math.max(Math.ceil(fx - support / sx), -c);
-    int iMax = (int) Math.min(Math.floor(fx + support / sx), levelWidth - 1 - c);
-    int jMin = (int) Math.max(Math.ceil(fy - support / sy), -r);
-    int jMax = (int) Math.min(Math.floor(fy + support / sy), levelHeight - 1 - r);
+    // Clipped to the level and to the window (whose pixels beyond it would read as no data).
+    long wc = c - window.column;
+    long wr = r - window.row;
+    int iMin = (int) Math.max(Math.ceil(fx - support / sx), Math.max(-c, -wc));
+    int iMax =
+        (int)
+            Math.min(
+                Math.floor(fx + support / sx), Math.min(levelWidth - 1 - c, window.width - 1 - wc));
+    int jMin = (int) Math.max(Math.ceil(fy - support / sy), Math.max(-r, -wr));
+    int jMax =
+        (int)
+            Math.min(
+                Math.floor(fy + support / sy),
+                Math.min(levelHeight - 1 - r, window.height - 1 - wr));
     int n = iMax - iMin + 1;
     if (n <= 0 || jMax < jMin) {
       return Double.NaN;
@@ -148,6 +158,7 @@ final class Kernels {
       double d = (i - fx) * sx;
       weightsX[i - iMin] = cubic ? keys(d) : triangle(d);
     }
+    float[] data = window.band(band);
     double sum = 0;
     double weight = 0;
     for (int j = jMin; j <= jMax; j++) {
@@ -156,14 +167,19 @@ final class Kernels {
       if (wy == 0) {
         continue;
       }
-      for (int i = iMin; i <= iMax; i++) {
-        double v = pixel(band, c + i, r + j);
-        if (!Double.isNaN(v)) {
-          double w = weightsX[i - iMin] * wy;
-          sum += v * w;
-          weight += w;
+      int base = (int) ((wr + j) * window.width + wc + iMin);
+      double rowSum = 0;
+      double rowWeight = 0;
+      for (int k = 0; k < n; k++) {
+        float v = data[base + k];
+        if (v == v) {
+          double w = weightsX[k];
+          rowSum += v * w;
+          rowWeight += w;
         }
       }
+      sum += rowSum * wy;
+      weight += rowWeight * wy;
     }
     if (weight < 0.000001) {
       return Double.NaN;

@@ -35,6 +35,33 @@ public record RasterTile(
     return samples[(y * width + x) * bands + band];
   }
 
+  /** Whether a sample is this tile's no data. */
+  private boolean isNodata(double s) {
+    return nodata != null && (s == nodata || (Double.isNaN(nodata) && Double.isNaN(s)));
+  }
+
+  /** Whether any sample is without data. */
+  public boolean anyNodata() {
+    for (double s : samples) {
+      if (isNodata(s)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Fills this tile's samples without data from {@code other}'s (a tile of the same place, size and
+   * settings): how a mosaic's later source completes an earlier one without overwriting it.
+   */
+  void fillFrom(RasterTile other) {
+    for (int i = 0; i < samples.length; i++) {
+      if (isNodata(samples[i])) {
+        samples[i] = other.samples[i];
+      }
+    }
+  }
+
   /** Whether every pixel is without data. */
   public boolean empty() {
     if (nodata == null) {

@@ -106,6 +106,11 @@ final class RasterWindow {
     return bands[band][r * width + c];
   }
 
+  /** The samples of {@code band}, row by row ({@link #width} a row): read, never written. */
+  float[] band(int band) {
+    return bands[band];
+  }
+
   /** How many bands it holds. */
   int bandCount() {
     return bands.length;

@@ -100,7 +100,7 @@ public final class RenderRasters
       extends DoFn<KV<String, Iterable<KV<WorkKey, TileWork>>>, RasterContent> {
     private final Map<String, RasterSpec> specs;
     private final Counter rendered = Metrics.counter(RenderRasters.class, RENDERED);
-    private transient Map<String, TileResampler> open;
+    private transient Map<String, List<TileResampler>> open;
     private transient Map<String, CoordinateReferenceSystem> crss;
 
     RenderFn(Map<String, RasterSpec> specs) {
@@ -146,19 +146,31 @@ public final class RenderRasters
 
     private List<RasterTile> render(
         String layer, RasterSpec spec, List<KV<WorkKey, TileWork>> claims) throws Exception {
-      TileResampler source = open.get(layer);
-      if (source == null) {
-        source = TileResampler.open(spec.source());
-        open.put(layer, source);
-      }
       CoordinateReferenceSystem crs =
           crss.computeIfAbsent(
               layer, l -> CrsResolver.resolve(spec.tileMatrixSet().crs().definition()));
+      List<TileResampler> sources = open.get(layer);
+      if (sources == null) {
+        CoordinateReferenceSystem given = CrsResolver.resolve(spec.sourceCrs().definition());
+        sources = new ArrayList<>();
+        try {
+          for (var bytes : spec.sources()) {
+            sources.add(TileResampler.open(bytes, given));
+          }
+        } catch (Exception e) {
+          for (TileResampler r : sources) {
+            r.close();
+          }
+          throw e;
+        }
+        // Kept only whole: a layer's mosaic is never rendered from some of its sources.
+        open.put(layer, sources);
+      }
       List<Bounds> bounds = new ArrayList<>();
       for (KV<WorkKey, TileWork> claim : claims) {
         bounds.add(bounds(spec, claim.getValue()));
       }
-      return source.render(bounds, crs, spec.settings());
+      return MosaicRendering.render(sources, bounds, crs, spec.settings());
     }
 
     private static Bounds bounds(RasterSpec spec, TileWork work) {
@@ -186,8 +198,10 @@ public final class RenderRasters
     @Teardown
     public void teardown() throws Exception {
       if (open != null) {
-        for (TileResampler r : open.values()) {
-          r.close();
+        for (List<TileResampler> sources : open.values()) {
+          for (TileResampler r : sources) {
+            r.close();
+          }
         }
       }
     }

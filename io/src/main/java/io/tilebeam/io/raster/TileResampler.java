@@ -12,6 +12,8 @@ import java.util.Optional;
 import org.apache.sis.coverage.SampleDimension;
 import org.apache.sis.coverage.grid.GridGeometry;
 import org.apache.sis.coverage.grid.PixelInCell;
+import org.apache.sis.geometry.Envelopes;
+import org.apache.sis.geometry.GeneralEnvelope;
 import org.apache.sis.referencing.CRS;
 import org.apache.sis.referencing.operation.transform.MathTransforms;
 import org.apache.sis.storage.DataStoreException;
@@ -20,6 +22,7 @@ import org.apache.sis.storage.NoSuchDataException;
 import org.apache.sis.storage.StorageConnector;
 import org.apache.sis.storage.geotiff.GeoTiffStore;
 import org.apache.sis.storage.geotiff.GeoTiffStoreProvider;
+import org.opengis.geometry.Envelope;
 import org.opengis.referencing.crs.CoordinateReferenceSystem;
 import org.opengis.referencing.operation.MathTransform;
 import org.opengis.referencing.operation.TransformException;
@@ -54,6 +57,8 @@ public final class TileResampler implements AutoCloseable {
   private final List<SourceLevel> levels;
   private final BlockCache blocks;
   private final Map<CoordinateReferenceSystem, MathTransform> toSource = new HashMap<>();
+  private CoordinateReferenceSystem givenCrs;
+  private final Map<CoordinateReferenceSystem, Bounds> reaches = new HashMap<>();
 
   private TileResampler(
       GeoTiffStore store, GridCoverageResource image, TiffFile tiff, List<SourceLevel> levels) {
@@ -84,8 +89,21 @@ public final class TileResampler implements AutoCloseable {
    * @throws DataStoreException when the bytes are not a GeoTIFF that can be read
    */
   public static TileResampler open(ByteRanges source) throws DataStoreException {
+    return open(source, null);
+  }
+
+  /**
+   * Opens a GeoTIFF's first image, local or remote, in {@code crs} when it declares none (the job's
+   * {@code source.crs}; null for none).
+   *
+   * @throws DataStoreException when the bytes are not a GeoTIFF that can be read
+   */
+  public static TileResampler open(ByteRanges source, CoordinateReferenceSystem crs)
+      throws DataStoreException {
     try {
-      return open(RangeReader.of(source));
+      TileResampler r = open(RangeReader.of(source));
+      r.givenCrs = crs;
+      return r;
     } catch (IOException e) {
       throw new DataStoreException(source.describe() + ": " + e.getMessage(), e);
     }
@@ -249,8 +267,16 @@ public final class TileResampler implements AutoCloseable {
       List<Bounds> bounds, CoordinateReferenceSystem crs, TileSettings settings)
       throws DataStoreException, TransformException {
     List<TilePlacement> placed = new ArrayList<>();
+    Bounds reach = reach(crs);
     for (Bounds b : bounds) {
-      placed.add(TilePlacement.of(b, settings.size(), levels, transformTo(crs)));
+      boolean meets =
+          reach == null
+              || (b.minX() <= reach.maxX()
+                  && b.maxX() >= reach.minX()
+                  && b.minY() <= reach.maxY()
+                  && b.maxY() >= reach.minY());
+      placed.add(
+          TilePlacement.of(b, settings.size(), meets ? levels : List.of(), transformTo(crs)));
     }
     List<RasterTile> out = new ArrayList<>();
     for (TilePlacement p : placed) {
@@ -266,12 +292,55 @@ public final class TileResampler implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Where in {@code crs} the source can be, widened by a tenth of its size on each side, for a
+   * quick test that spares tiles far from it the exact placement of every pixel; null when that
+   * cannot be told safely (no CRS, a failed or world-wide transformation), and then every tile is
+   * placed.
+   */
+  private Bounds reach(CoordinateReferenceSystem crs) {
+    if (reaches.containsKey(crs)) {
+      return reaches.get(crs);
+    }
+    Bounds out = null;
+    try {
+      GridGeometry grid = image.getGridGeometry();
+      GeneralEnvelope source = new GeneralEnvelope(grid.getEnvelope());
+      if (!grid.isDefined(GridGeometry.CRS) && givenCrs != null) {
+        source.setCoordinateReferenceSystem(givenCrs);
+      }
+      if (source.getCoordinateReferenceSystem() != null) {
+        Envelope e = Envelopes.transform(source, crs);
+        double w = e.getSpan(0);
+        double h = e.getSpan(1);
+        if (Double.isFinite(w) && Double.isFinite(h) && w > 0 && h > 0) {
+          out =
+              new Bounds(
+                  e.getMinimum(0) - w / 10,
+                  e.getMinimum(1) - h / 10,
+                  e.getMaximum(0) + w / 10,
+                  e.getMaximum(1) + h / 10);
+        }
+      }
+    } catch (DataStoreException | TransformException | RuntimeException e) {
+      // No quick test: every tile is placed exactly, which is right, only slower.
+      out = null;
+    }
+    reaches.put(crs, out);
+    return out;
+  }
+
   /** The transform from {@code crs} to the source's CRS. */
   private MathTransform transformTo(CoordinateReferenceSystem crs) throws TransformException {
     MathTransform t = toSource.get(crs);
     if (t == null) {
       try {
-        CoordinateReferenceSystem source = image.getGridGeometry().getCoordinateReferenceSystem();
+        GridGeometry grid = image.getGridGeometry();
+        CoordinateReferenceSystem source =
+            grid.isDefined(GridGeometry.CRS) ? grid.getCoordinateReferenceSystem() : givenCrs;
+        if (source == null) {
+          throw new TransformException("the GeoTIFF declares no CRS and none was given");
+        }
         t = CRS.findOperation(crs, source, null).getMathTransform();
       } catch (FactoryException | DataStoreException e) {
         throw new TransformException("no transformation to the source's CRS: " + e, e);

@@ -3,8 +3,17 @@ package io.tilebeam.io.source;
 import io.tilebeam.io.raster.SampleType;
 import io.tilebeam.io.raster.TileResampler;
 import io.tilebeam.io.retry.RetryPolicy;
+import io.tilebeam.io.storage.GcsSettings;
+import io.tilebeam.io.storage.Locations;
+import io.tilebeam.transforms.digest.Sha256;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.sis.referencing.IdentifiedObjects;
 import org.apache.sis.storage.DataStoreException;
 import org.opengis.referencing.crs.CoordinateReferenceSystem;
@@ -25,6 +34,100 @@ final class GeoTiffSourceFormat extends FileSourceFormat {
   @Override
   public boolean raster() {
     return true;
+  }
+
+  /**
+   * One GeoTIFF, or a mosaic: several listed, or a local directory of {@code .tif} / {@code .tiff}
+   * files (in name order). A mosaic's files must agree on CRS, bands, sample type and no data;
+   * where they overlap the first wins.
+   */
+  @Override
+  public LayerSource resolve(List<String> uris, SourceOptions options, GcsSettings gcs)
+      throws IOException {
+    List<String> files = new ArrayList<>();
+    for (String uri : uris) {
+      files.addAll(expand(uri));
+    }
+    if (files.size() == 1) {
+      // One file is read as before, with the same identity: a job that names a directory of one
+      // file keys its tiles as the job that names the file.
+      return resolve(files.get(0), options, gcs);
+    }
+    List<Resolved> parts = new ArrayList<>();
+    for (String f : files) {
+      Resolved part = (Resolved) resolve(f, options, gcs);
+      if (!parts.isEmpty()) {
+        Resolved first = parts.get(0);
+        String differs = differs(first, part);
+        if (differs != null) {
+          throw new SourceFieldException(
+              "uri",
+              String.join(", ", uris),
+              "the mosaic's files must agree: "
+                  + f
+                  + " has "
+                  + differs
+                  + " where "
+                  + files.get(0)
+                  + " has another",
+              null);
+        }
+      }
+      parts.add(part);
+    }
+    return new Mosaic(parts);
+  }
+
+  /** What two files of a mosaic disagree on, or null. */
+  private static String differs(Resolved a, Resolved b) {
+    if (!java.util.Objects.equals(a.declaredCrs(), b.declaredCrs())) {
+      return "the CRS " + b.declaredCrs();
+    }
+    if (a.bands() != b.bands()) {
+      return b.bands() + " bands";
+    }
+    if (a.type() != b.type()) {
+      return b.type().spelling() + " samples";
+    }
+    if (!java.util.Objects.equals(a.nodata(), b.nodata())) {
+      return "no data " + b.nodata();
+    }
+    return null;
+  }
+
+  /** A location, or the GeoTIFFs of a local directory in name order. */
+  private static List<String> expand(String uri) {
+    if (uri.startsWith("gs://")) {
+      return List.of(uri);
+    }
+    Path dir;
+    try {
+      dir = Locations.localPath(uri);
+    } catch (IllegalArgumentException e) {
+      return List.of(uri);
+    }
+    if (!Files.isDirectory(dir)) {
+      return List.of(uri);
+    }
+    try (Stream<Path> s = Files.list(dir)) {
+      List<String> out =
+          s.filter(Files::isRegularFile)
+              .map(Path::toString)
+              .filter(
+                  n -> {
+                    String lower = n.toLowerCase(Locale.ROOT);
+                    return lower.endsWith(".tif") || lower.endsWith(".tiff");
+                  })
+              .sorted()
+              .toList();
+      if (out.isEmpty()) {
+        throw new SourceFieldException(
+            "uri", uri, "the directory holds no .tif or .tiff file", null);
+      }
+      return out;
+    } catch (IOException e) {
+      throw new SourceFieldException("uri", uri, "the directory cannot be listed: " + e, e);
+    }
   }
 
   @Override
@@ -75,6 +178,62 @@ final class GeoTiffSourceFormat extends FileSourceFormat {
    * @param type its sample type
    * @param nodata the no-data value it declares, or null
    */
+  /**
+   * Several GeoTIFFs read as one source, the first listed winning where they overlap. Its identity
+   * is the digest of its files' identities in order: changing, adding, removing or reordering a
+   * file re-keys every tile.
+   */
+  record Mosaic(List<Resolved> parts) implements RasterSource {
+
+    /** Copies the parts. */
+    Mosaic {
+      parts = List.copyOf(parts);
+    }
+
+    @Override
+    public String identity() {
+      StringBuilder all = new StringBuilder();
+      parts.forEach(p -> all.append(p.identity()).append('\n'));
+      return "mosaic:" + Sha256.hex(all.toString());
+    }
+
+    @Override
+    public String declaredCrs() {
+      return parts.get(0).declaredCrs();
+    }
+
+    @Override
+    public List<SourceFile> files() {
+      return parts.stream().map(Resolved::file).toList();
+    }
+
+    @Override
+    public int bands() {
+      return parts.get(0).bands();
+    }
+
+    @Override
+    public SampleType type() {
+      return parts.get(0).type();
+    }
+
+    @Override
+    public Double nodata() {
+      return parts.get(0).nodata();
+    }
+
+    @Override
+    public boolean indexed() {
+      return false;
+    }
+
+    @Override
+    public FeatureReader open(RetryPolicy retry) {
+      throw new UnsupportedOperationException(
+          "a raster source is read tile by tile by RenderRasters, not as features");
+    }
+  }
+
   record Resolved(
       SourceFile file,
       String identity,

@@ -24,6 +24,11 @@ public interface LayerSource extends Serializable {
     return null;
   }
 
+  /** Every file or pinned GCS object it reads, in order (a raster mosaic has several). */
+  default List<SourceFile> files() {
+    return file() == null ? List.of() : List.of(file());
+  }
+
   /** Whether groups of claimed tiles read their own features through an index. */
   boolean indexed();
 

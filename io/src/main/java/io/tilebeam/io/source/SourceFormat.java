@@ -2,6 +2,7 @@ package io.tilebeam.io.source;
 
 import io.tilebeam.io.storage.GcsSettings;
 import java.io.IOException;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -85,4 +86,20 @@ public abstract class SourceFormat {
    */
   public abstract LayerSource resolve(String uri, SourceOptions options, GcsSettings gcs)
       throws IOException;
+
+  /**
+   * As {@link #resolve(String, SourceOptions, GcsSettings)}, for the locations a job lists: one, or
+   * several where the format makes a mosaic of them (raster formats).
+   *
+   * @throws SourceFieldException naming the source field that cannot be used
+   * @throws IOException when a source that was found cannot be read now
+   */
+  public LayerSource resolve(List<String> uris, SourceOptions options, GcsSettings gcs)
+      throws IOException {
+    if (uris.size() != 1) {
+      throw new SourceFieldException(
+          "uri", String.join(", ", uris), "a list of sources is read only by raster formats", null);
+    }
+    return resolve(uris.get(0), options, gcs);
+  }
 }

@@ -34,13 +34,15 @@ final class RemoteWorkers {
     }
     for (int i = 0; i < plan.layers().size(); i++) {
       LayerPlan l = plan.layers().get(i);
-      if (l.source().source().file() instanceof SourceFile.Local local) {
-        throw new UsageException(
-            "--runner=DataflowRunner: layers["
-                + i
-                + "].source.uri "
-                + local.file()
-                + " is a file on this machine, which the workers cannot read; use gs://");
+      for (SourceFile file : l.source().source().files()) {
+        if (file instanceof SourceFile.Local local) {
+          throw new UsageException(
+              "--runner=DataflowRunner: layers["
+                  + i
+                  + "].source.uri "
+                  + local.file()
+                  + " is a file on this machine, which the workers cannot read; use gs://");
+        }
       }
       if (l.publish().location() instanceof OutputLocation.Local local) {
         throw new UsageException(

@@ -159,7 +159,7 @@ public final class JobPlan {
           new SourceSpec(source, new CutSpec(sourceCrs, tms, l.minZoom(), l.maxZoom(), 0, 0)),
           new RenderSpec(tms, target, 0),
           publish,
-          RasterPlans.spec(l, path, tms, target, raster, tileFormat, params));
+          RasterPlans.spec(l, path, tms, target, sourceCrs, raster, tileFormat, params));
     }
     LayerParams params = LayerParams.of(l.params(), target, tileFormat);
     RenderSpec render = new RenderSpec(tms, target, params.precision());
@@ -214,7 +214,7 @@ public final class JobPlan {
   private static LayerSource source(
       SourceFormat format, LayerSpec l, String path, GcsSettings gcs) {
     try {
-      return format.resolve(l.sourceUri(), l.sourceOptions(), gcs);
+      return format.resolve(l.sourceUris(), l.sourceOptions(), gcs);
     } catch (SourceFieldException e) {
       // A database URL may hold a password.
       String value = e.field().equals("uri") ? PgConnections.mask(l.sourceUri()) : e.value();

@@ -21,7 +21,9 @@ public record JobSpec(String namespace, List<LayerSpec> layers) {
    *
    * @param name {@code [a-z0-9_-]{1,64}}
    * @param sourceUri path, {@code file:} URI or {@code gs://} object of the source, or the
-   *     PostgreSQL URL of a {@code postgis} source
+   *     PostgreSQL URL of a {@code postgis} source; for a raster mosaic, its sources joined by ", "
+   *     (for messages)
+   * @param sourceUris every source location the job gives: one, or a raster mosaic's, in order
    * @param sourceFormat {@code geojson}, {@code geojsonseq}, {@code flatgeobuf} or {@code postgis}
    * @param sourceCrs the source CRS as spelled, or null to take the one the source declares
    * @param sourceOptions the format-specific source fields
@@ -41,6 +43,7 @@ public record JobSpec(String namespace, List<LayerSpec> layers) {
   public record LayerSpec(
       String name,
       String sourceUri,
+      List<String> sourceUris,
       String sourceFormat,
       String sourceCrs,
       SourceOptions sourceOptions,
@@ -56,6 +59,7 @@ public record JobSpec(String namespace, List<LayerSpec> layers) {
 
     /** Copies the extent list. */
     public LayerSpec {
+      sourceUris = List.copyOf(sourceUris);
       extents = List.copyOf(extents);
     }
   }

@@ -186,9 +186,11 @@ public final class JobSpecParser {
     allowOnly(output, path + ".output.", Set.of("uri", "format", "table"));
     String outputFormat = choice(output, "format", path + ".output.format", OUTPUT_FORMATS);
     int[] zooms = zooms(node.get("zooms"), path + ".zooms");
+    List<String> uris = sourceUris(source, sourceFormat, path + ".source.uri");
     return new LayerSpec(
         name,
-        text(source, "uri", path + ".source.uri"),
+        String.join(", ", uris),
+        uris,
         sourceFormat.name(),
         optionalText(source, "crs", path + ".source.crs"),
         options,
@@ -203,6 +205,33 @@ public final class JobSpecParser {
         sourceFormat.raster()
             ? RasterParamsParser.check(node.get("params"), path + ".params")
             : params(node.get("params"), path + ".params"));
+  }
+
+  /**
+   * The source's location: one string, or for a raster format a list of them (a mosaic, the first
+   * listed winning where they overlap).
+   */
+  private static List<String> sourceUris(JsonNode source, SourceFormat format, String path) {
+    JsonNode v = source.get("uri");
+    if (v == null || !v.isArray()) {
+      return List.of(text(source, "uri", path));
+    }
+    if (!format.raster()) {
+      throw new JobSpecException(
+          path, v, "a list of sources is read only by raster formats (a mosaic of GeoTIFFs)");
+    }
+    if (v.isEmpty()) {
+      throw new JobSpecException(path, v, "must list at least one source");
+    }
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < v.size(); i++) {
+      JsonNode u = v.get(i);
+      if (!u.isTextual() || u.asText().isBlank()) {
+        throw new JobSpecException(path + "[" + i + "]", u, "must be a non-empty string");
+      }
+      out.add(u.asText().trim());
+    }
+    return out;
   }
 
   private static Set<String> outputFormats() {

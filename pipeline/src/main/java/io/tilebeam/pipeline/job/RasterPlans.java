@@ -9,6 +9,7 @@ import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
 import io.tilebeam.transforms.crs.CrsFacts;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.tiling.TileMatrixSet;
+import java.util.List;
 
 /** A raster layer checked against what its tiles can be, and its spec for RenderRasters. */
 final class RasterPlans {
@@ -25,6 +26,7 @@ final class RasterPlans {
       String path,
       TileMatrixSet tms,
       CrsRef target,
+      CrsRef sourceCrs,
       RasterSource source,
       TileFormat format,
       RasterParams params) {
@@ -33,12 +35,6 @@ final class RasterPlans {
           path + ".targetCrs",
           l.targetCrs(),
           "raster tiles take their tile matrix set's grid and CRS (" + tms.crs().identity() + ")");
-    }
-    if (source.declaredCrs() == null) {
-      throw new JobSpecException(
-          path + ".source.uri",
-          l.sourceUri(),
-          "the GeoTIFF declares no CRS (giving one in the job is not supported for rasters yet)");
     }
     String refused = ((RasterFormat) format).refuses(params.bands().length, params.type());
     if (refused != null) {
@@ -53,7 +49,8 @@ final class RasterPlans {
           path + ".targetCrs", l.targetCrs(), "geotiff output needs a CRS with an EPSG code");
     }
     return new RasterSpec(
-        source.file(),
+        List.copyOf(source.files()),
+        sourceCrs,
         tms,
         new TileSettings(
             params.tileSize(),

@@ -87,6 +87,7 @@ class RasterLayerTest {
   }
 
   private static JsonNode run(Path home, Path job) throws Exception {
+    Files.createDirectories(home);
     return TestJobs.runReporting(
         home.resolve("report.json"),
         "--job",
@@ -174,5 +175,149 @@ class RasterLayerTest {
       assertTrue(r.err().contains(bad[3]), r.err());
       assertTrue(!Files.exists(home.resolve("out")), "nothing written");
     }
+  }
+
+  /**
+   * A GeoTIFF that declares no CRS (its georeferencing kept, its CRS removed by {@code gdal_edit.py
+   * -a_srs ""}, which also moves its directory to the file's end) is refused without {@code
+   * source.crs}, naming the field, and cut with it into the same pixels as the file that declares
+   * the same CRS.
+   */
+  @Test
+  void aGeoTiffWithoutACrsTakesTheJobs() throws Exception {
+    Path home = Files.createDirectories(dir.resolve("bare"));
+    Path bare = home.resolve("bare.tif");
+    Files.copy(source, bare);
+    Gdal.run("gdal_edit.py", "-a_srs", "", bare.toString());
+    for (String[] run :
+        new String[][] {
+          {"declared", source.toString(), ""}, {"given", bare.toString(), ", crs: EPSG:32632"}
+        }) {
+      Path job = home.resolve(run[0] + ".yaml");
+      Files.writeString(
+          job,
+          "namespace: raster-crs-"
+              + run[0]
+              + "\nlayers:\n  - name: dem\n"
+              + "    source: {uri: "
+              + run[1]
+              + ", format: geotiff"
+              + run[2]
+              + "}\n"
+              + "    extents: [{bbox: [7.7, 46.96, 8.47, 47.3]}]\n"
+              + "    tileMatrixSet: WebMercatorQuad\n    zooms: [10, 10]\n"
+              + "    targetCrs: EPSG:3857\n"
+              + "    output: {uri: "
+              + home.resolve(run[0])
+              + ", format: geotiff}\n"
+              + "    params: {resampling: bilinear}\n");
+      JsonNode report = run(home.resolve(run[0] + "-home"), job);
+      assertEquals(0, report.get("failed").asLong(), report.toString());
+    }
+    List<Path> declared = files(home.resolve("declared"), ".tif");
+    List<Path> given = files(home.resolve("given"), ".tif");
+    assertEquals(declared.size(), given.size());
+    assertTrue(declared.size() >= 6, declared.toString());
+    for (int i = 0; i < declared.size(); i++) {
+      assertEquals(
+          gdalPixels(declared.get(i)), gdalPixels(given.get(i)), declared.get(i).toString());
+    }
+
+    Path refused = home.resolve("refused.yaml");
+    Files.writeString(
+        refused, Files.readString(home.resolve("given.yaml")).replace(", crs: EPSG:32632", ""));
+    TestJobs.Result r =
+        TestJobs.execute(
+            "run", "--job", refused.toString(), "--home", home.resolve("refused-home").toString());
+    assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+    assertTrue(r.err().contains("layers[0].source.crs"), r.err());
+  }
+
+  /**
+   * A mosaic of two overlapping halves of the source, listed or as a directory, gives the same
+   * tiles either way; a rerun claims nothing; listing them the other way round re-keys every tile;
+   * files that disagree (a second band) are refused, naming the field.
+   */
+  @Test
+  void aMosaicIsOneSourceKeyedByAllItsFilesInOrder() throws Exception {
+    Path home = Files.createDirectories(dir.resolve("mosaic"));
+    Path parts = Files.createDirectories(home.resolve("parts"));
+    Path west = parts.resolve("a-west.tif");
+    Path east = parts.resolve("b-east.tif");
+    Gdal.run(
+        "gdal_translate",
+        "-q",
+        "-srcwin",
+        "0",
+        "0",
+        "350",
+        "400",
+        source.toString(),
+        west.toString());
+    Gdal.run(
+        "gdal_translate",
+        "-q",
+        "-srcwin",
+        "250",
+        "0",
+        "350",
+        "400",
+        source.toString(),
+        east.toString());
+    String listed = "[" + west + ", " + east + "]";
+    JsonNode first = run(home.resolve("h1"), mosaicJob(home, "listed", listed));
+    JsonNode fromDirectory =
+        run(home.resolve("h2"), mosaicJob(home, "directory", parts.toString()));
+    assertEquals(0, first.get("failed").asLong(), first.toString());
+    assertEquals(first.get("written"), fromDirectory.get("written"));
+    List<Path> a = files(home.resolve("listed"), ".tif");
+    List<Path> b = files(home.resolve("directory"), ".tif");
+    assertEquals(a.size(), b.size());
+    for (int i = 0; i < a.size(); i++) {
+      assertEquals(-1L, Files.mismatch(a.get(i), b.get(i)), a.get(i).toString());
+    }
+    JsonNode again = run(home.resolve("h1"), mosaicJob(home, "listed", listed));
+    assertEquals(0, again.get("claimed").asLong(), again.toString());
+    JsonNode reordered =
+        run(home.resolve("h1"), mosaicJob(home, "listed", "[" + east + ", " + west + "]"));
+    assertEquals(first.get("planned"), reordered.get("claimed"), reordered.toString());
+
+    Path twoBands = parts.resolve("c-two-bands.tif");
+    Gdal.run("gdal_translate", "-q", "-b", "1", "-b", "1", west.toString(), twoBands.toString());
+    TestJobs.Result r =
+        TestJobs.execute(
+            "run",
+            "--job",
+            mosaicJob(home, "refused", parts.toString()).toString(),
+            "--home",
+            home.resolve("h3").toString());
+    assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+    assertTrue(r.err().contains("layers[0].source.uri"), r.err());
+    assertTrue(r.err().contains("must agree"), r.err());
+  }
+
+  private static Path mosaicJob(Path home, String name, String uri) throws Exception {
+    Path job = home.resolve(name + ".yaml");
+    Files.writeString(
+        job,
+        "namespace: raster-mosaic\nlayers:\n  - name: dem\n"
+            + "    source: {uri: "
+            + uri
+            + ", format: geotiff}\n"
+            + "    extents: [{bbox: [7.7, 46.96, 8.47, 47.3]}]\n"
+            + "    tileMatrixSet: WebMercatorQuad\n    zooms: [10, 11]\n"
+            + "    targetCrs: EPSG:3857\n"
+            + "    output: {uri: "
+            + home.resolve(name)
+            + ", format: geotiff}\n"
+            + "    params: {resampling: bilinear}\n");
+    return job;
+  }
+
+  /** A GeoTIFF's pixels as {@code gdalinfo -checksum} sums them, with its georeferencing. */
+  private static String gdalPixels(Path tif) throws Exception {
+    JsonNode info =
+        new ObjectMapper().readTree(Gdal.run("gdalinfo", "-json", "-checksum", tif.toString()));
+    return info.at("/bands/0/checksum").asText() + " " + info.get("geoTransform");
   }
 }
