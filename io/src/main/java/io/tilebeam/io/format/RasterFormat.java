@@ -1,5 +1,6 @@
 package io.tilebeam.io.format;
 
+import io.tilebeam.io.raster.ElevationEncoding;
 import io.tilebeam.io.raster.GeoTiffEncoder;
 import io.tilebeam.io.raster.PngEncoder;
 import io.tilebeam.io.raster.RasterContent;
@@ -25,9 +26,25 @@ public final class RasterFormat implements TileFormat {
   /** PNG: one band of 8 or 16 bits, or 3 or 4 bands of 8 bits. */
   public static final RasterFormat PNG = new RasterFormat(Kind.PNG, "png", "png", "image/png");
 
+  /**
+   * Mapzen Terrarium elevations as RGBA PNG ({@code h = R × 256 + G + B / 256 - 32768}) of a 1-band
+   * source.
+   */
+  public static final RasterFormat TERRARIUM =
+      new RasterFormat(Kind.TERRARIUM, "terrarium", "png", "image/png");
+
+  /**
+   * Mapbox Terrain-RGB elevations as RGBA PNG ({@code h = -10000 + (R × 65536 + G × 256 + B) ×
+   * 0.1}) of a 1-band source.
+   */
+  public static final RasterFormat TERRAIN_RGB =
+      new RasterFormat(Kind.TERRAIN_RGB, "terrain-rgb", "png", "image/png");
+
   private enum Kind {
     GEOTIFF,
-    PNG
+    PNG,
+    TERRARIUM,
+    TERRAIN_RGB
   }
 
   private final Kind kind;
@@ -44,7 +61,11 @@ public final class RasterFormat implements TileFormat {
 
   /** Why pixels of {@code bands} bands of {@code type} cannot be written, or null when they can. */
   public String refuses(int bands, SampleType type) {
-    return kind == Kind.PNG ? PngEncoder.refuses(bands, type) : null;
+    return switch (kind) {
+      case PNG -> PngEncoder.refuses(bands, type);
+      case TERRARIUM, TERRAIN_RGB -> ElevationEncoding.refuses(bands);
+      case GEOTIFF -> null;
+    };
   }
 
   @Override
@@ -73,9 +94,13 @@ public final class RasterFormat implements TileFormat {
       throw new IOException(name + " encodes raster tiles, not features");
     }
     byte[] bytes =
-        kind == Kind.GEOTIFF
-            ? GeoTiffEncoder.encode(raster.pixels(), raster.where())
-            : PngEncoder.encode(raster.pixels());
+        switch (kind) {
+          case GEOTIFF -> GeoTiffEncoder.encode(raster.pixels(), raster.where());
+          case PNG -> PngEncoder.encode(raster.pixels());
+          case TERRARIUM -> PngEncoder.encode(ElevationEncoding.TERRARIUM.encode(raster.pixels()));
+          case TERRAIN_RGB ->
+              PngEncoder.encode(ElevationEncoding.TERRAIN_RGB.encode(raster.pixels()));
+        };
     return new Encoded(bytes, 1);
   }
 

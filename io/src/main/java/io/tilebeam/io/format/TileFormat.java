@@ -83,7 +83,9 @@ public interface TileFormat extends Serializable {
           new FlatGeobufFormat(),
           new MvtFormat(),
           RasterFormat.GEOTIFF,
-          RasterFormat.PNG);
+          RasterFormat.PNG,
+          RasterFormat.TERRARIUM,
+          RasterFormat.TERRAIN_RGB);
 
   /**
    * The format whose files end in {@code .extension}.

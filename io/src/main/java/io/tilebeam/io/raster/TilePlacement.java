@@ -45,8 +45,8 @@ final class TilePlacement {
       return new TilePlacement(bounds, size, null, null, 1, 1);
     }
     SourceLevel level = level(levels, ratio(bounds, size, levels.get(0), toSource));
-    double[] centres = centres(bounds, size);
-    transform(MathTransforms.concatenate(toSource, level.crsToGrid()), centres);
+    double[] centres =
+        PixelCentres.of(bounds, size, MathTransforms.concatenate(toSource, level.crsToGrid()));
     int mid = (size / 2) * size + size / 2;
     double sx = 1, sy = 1;
     if (size > 1) {
@@ -82,7 +82,7 @@ final class TilePlacement {
       b.minX() + half,
       b.minY() + halfY
     };
-    transform(MathTransforms.concatenate(toSource, full.crsToGrid()), corners);
+    PixelCentres.transform(MathTransforms.concatenate(toSource, full.crsToGrid()), corners);
     double d1 = Math.hypot(corners[2] - corners[0], corners[3] - corners[1]);
     double d2 = Math.hypot(corners[6] - corners[4], corners[7] - corners[5]);
     double d = Double.isFinite(d1) ? (Double.isFinite(d2) ? (d1 + d2) / 2 : d1) : d2;
@@ -107,48 +107,6 @@ final class TilePlacement {
       }
     }
     return levels.get(i);
-  }
-
-  /** The tile's pixel centres in its CRS, x then y, row by row from the top-left. */
-  private static double[] centres(Bounds b, int size) {
-    double[] out = new double[2 * size * size];
-    double w = b.width() / size;
-    double h = b.height() / size;
-    for (int j = 0; j < size; j++) {
-      double y = b.maxY() - (j + 0.5) * h;
-      for (int i = 0; i < size; i++) {
-        int at = 2 * (j * size + i);
-        out[at] = b.minX() + (i + 0.5) * w;
-        out[at + 1] = y;
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Transforms points in place; a point that cannot be transformed (outside the projection's
-   * domain) becomes NaN, no data, rather than failing the tile.
-   */
-  private static void transform(MathTransform t, double[] points) {
-    double[] source = points.clone();
-    try {
-      t.transform(source, 0, points, 0, points.length / 2);
-    } catch (TransformException e) {
-      // Again point by point, each failure no data: the bulk call's output is not specified.
-      double[] one = new double[2];
-      for (int at = 0; at < points.length; at += 2) {
-        one[0] = source[at];
-        one[1] = source[at + 1];
-        try {
-          t.transform(one, 0, one, 0, 1);
-          points[at] = one[0];
-          points[at + 1] = one[1];
-        } catch (TransformException outside) {
-          points[at] = Double.NaN;
-          points[at + 1] = Double.NaN;
-        }
-      }
-    }
   }
 
   /** The tile with every pixel no data. */

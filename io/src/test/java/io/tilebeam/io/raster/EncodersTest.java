@@ -135,4 +135,44 @@ class EncodersTest {
         java.io.IOException.class,
         () -> PngEncoder.check(java.util.Arrays.copyOf(png, png.length - 12)));
   }
+
+  /**
+   * Terrarium and Terrain-RGB PNGs decode, by each one's published formula, to the elevations
+   * within its step (1/256 m, 0.1 m), no data transparent, out-of-range elevations clamped.
+   */
+  @Test
+  void elevationEncodingsDecodeToTheElevationsWithinTheirStep() throws Exception {
+    double[] heights = {-9999, -432.25, 0, 0.3, 8848.86, 1234.5678, -32768.5, 70000};
+    double[] samples = new double[heights.length];
+    System.arraycopy(heights, 0, samples, 0, heights.length);
+    RasterTile tile = new RasterTile(heights.length, 1, 1, SampleType.FLOAT32, -9999.0, samples);
+    for (ElevationEncoding e : ElevationEncoding.values()) {
+      BufferedImage png = ImageIO.read(new ByteArrayInputStream(PngEncoder.encode(e.encode(tile))));
+      assertEquals(heights.length, png.getWidth());
+      for (int x = 0; x < heights.length; x++) {
+        int argb = png.getRGB(x, 0);
+        int alpha = argb >>> 24;
+        int r = (argb >> 16) & 0xFF;
+        int g = (argb >> 8) & 0xFF;
+        int b = argb & 0xFF;
+        if (heights[x] == -9999) {
+          assertEquals(0, alpha, "no data is transparent");
+          continue;
+        }
+        assertEquals(255, alpha);
+        double decoded =
+            e == ElevationEncoding.TERRARIUM
+                ? r * 256 + g + b / 256.0 - 32768
+                : -10000 + (r * 65536 + g * 256 + b) * 0.1;
+        double expected =
+            e == ElevationEncoding.TERRARIUM
+                ? Math.max(-32768, Math.min(32767.996, heights[x]))
+                : Math.max(-10000, heights[x]);
+        double step = e == ElevationEncoding.TERRARIUM ? 1 / 256.0 : 0.05 + 1e-9;
+        assertEquals(expected, decoded, step, e + " of " + heights[x]);
+      }
+    }
+    assertEquals(null, ElevationEncoding.refuses(1));
+    assertTrue(ElevationEncoding.refuses(3).contains("1 band"));
+  }
 }
