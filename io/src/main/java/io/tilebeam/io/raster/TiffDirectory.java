@@ -63,6 +63,30 @@ record TiffDirectory(
     return (subfileType & 4) != 0;
   }
 
+  /**
+   * Why its blocks cannot all be in a file of {@code size} bytes (a file cut short), or null when
+   * they can.
+   */
+  String beyond(long size) {
+    int blocks = Math.min(offsets.length, byteCounts.length);
+    for (int k = 0; k < blocks; k++) {
+      if (byteCounts[k] > 0 && offsets[k] + byteCounts[k] > size) {
+        return "the file ends at "
+            + size
+            + " bytes, before block "
+            + k
+            + " of a "
+            + width
+            + " x "
+            + height
+            + " image (which ends at "
+            + (offsets[k] + byteCounts[k])
+            + "): it is cut short";
+      }
+    }
+    return null;
+  }
+
   /** Why this reader cannot read it, or null when it can. */
   String unreadable() {
     if (compression != NONE

@@ -128,7 +128,7 @@ public final class TileResampler implements AutoCloseable {
       }
       GridCoverageResource image = images.get(0);
       tiff = TiffFile.open(bytes);
-      return new TileResampler(store, image, tiff, levels(image, tiff));
+      return new TileResampler(store, image, tiff, levels(image, tiff, bytes.size()));
     } catch (IOException e) {
       close(store, tiff == null ? bytes : tiff);
       throw new DataStoreException(e.getMessage(), e);
@@ -156,7 +156,7 @@ public final class TileResampler implements AutoCloseable {
    * the overviews from the finest; overviews this reader cannot decode left out), placed by SIS's
    * georeferencing of the full resolution.
    */
-  private static List<SourceLevel> levels(GridCoverageResource image, TiffFile tiff)
+  private static List<SourceLevel> levels(GridCoverageResource image, TiffFile tiff, long size)
       throws DataStoreException {
     GridGeometry grid = image.getGridGeometry();
     List<SourceLevel> out = new ArrayList<>();
@@ -165,6 +165,12 @@ public final class TileResampler implements AutoCloseable {
     String unreadable = full.unreadable();
     if (unreadable != null) {
       throw new DataStoreException(unreadable);
+    }
+    for (TiffDirectory d : directories) {
+      String cut = d.beyond(size);
+      if (cut != null) {
+        throw new DataStoreException(cut);
+      }
     }
     if (!grid.isDefined(GridGeometry.GRID_TO_CRS | GridGeometry.EXTENT)) {
       return out;

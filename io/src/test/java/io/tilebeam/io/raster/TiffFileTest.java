@@ -202,5 +202,10 @@ class TiffFileTest {
                       null));
       assertTrue(e.getMessage().contains("ends at"), e.getMessage());
     }
+    // Opened for tiles, a file cut short is refused at once, before any block is wanted.
+    org.apache.sis.storage.DataStoreException refused =
+        assertThrows(
+            org.apache.sis.storage.DataStoreException.class, () -> TileResampler.open(cut).close());
+    assertTrue(refused.getMessage().contains("cut short"), refused.getMessage());
   }
 }

@@ -314,6 +314,22 @@ class RasterLayerTest {
     return job;
   }
 
+  /** A GeoTIFF cut short is refused at planning, naming the field, and nothing is claimed. */
+  @Test
+  void aGeoTiffCutShortIsRefusedBeforeAnyClaim() throws Exception {
+    Path home = Files.createDirectories(dir.resolve("cut"));
+    byte[] whole = Files.readAllBytes(source);
+    Path cut =
+        Files.write(home.resolve("cut.tif"), java.util.Arrays.copyOf(whole, whole.length - 1000));
+    Path job = mosaicJob(home, "cut", cut.toString());
+    TestJobs.Result r =
+        TestJobs.execute("run", "--job", job.toString(), "--home", home.resolve("h").toString());
+    assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+    assertTrue(r.err().contains("layers[0].source.uri"), r.err());
+    assertTrue(r.err().contains("cut short"), r.err());
+    assertTrue(!Files.exists(home.resolve("cut")), "nothing written");
+  }
+
   /** A GeoTIFF's pixels as {@code gdalinfo -checksum} sums them, with its georeferencing. */
   private static String gdalPixels(Path tif) throws Exception {
     JsonNode info =
