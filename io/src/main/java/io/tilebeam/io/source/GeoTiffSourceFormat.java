@@ -2,7 +2,6 @@ package io.tilebeam.io.source;
 
 import io.tilebeam.io.raster.SampleType;
 import io.tilebeam.io.raster.TileResampler;
-import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.io.storage.GcsSettings;
 import io.tilebeam.io.storage.Locations;
 import io.tilebeam.transforms.digest.Sha256;
@@ -221,17 +220,6 @@ final class GeoTiffSourceFormat extends FileSourceFormat {
     public Double nodata() {
       return parts.get(0).nodata();
     }
-
-    @Override
-    public boolean indexed() {
-      return false;
-    }
-
-    @Override
-    public FeatureReader open(RetryPolicy retry) {
-      throw new UnsupportedOperationException(
-          "a raster source is read tile by tile by RenderRasters, not as features");
-    }
   }
 
   record Resolved(
@@ -241,17 +229,5 @@ final class GeoTiffSourceFormat extends FileSourceFormat {
       int bands,
       SampleType type,
       Double nodata)
-      implements RasterSource {
-
-    @Override
-    public boolean indexed() {
-      return false;
-    }
-
-    @Override
-    public FeatureReader open(RetryPolicy retry) {
-      throw new UnsupportedOperationException(
-          "a raster source is read tile by tile by RenderRasters, not as features");
-    }
-  }
+      implements RasterSource {}
 }

@@ -3,7 +3,6 @@ package io.tilebeam.io.raster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tilebeam.io.source.Gdal;
 import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.crs.CrsResolver;
 import java.nio.file.Path;
@@ -22,32 +21,13 @@ class MosaicRenderingTest {
 
   @TempDir Path dir;
 
-  private static final double WORLD = 20037508.342789244;
-
   @Test
   void theFirstListedWinsWhereTheyOverlap() throws Exception {
     Path dem = TestRasters.utmDem(dir);
-    Path west = dir.resolve("west.tif");
-    Path east = dir.resolve("east.tif");
-    Gdal.run(
-        "gdal_translate", "-q", "-srcwin", "0", "0", "350", "400", dem.toString(), west.toString());
-    Gdal.run(
-        "gdal_translate",
-        "-q",
-        "-srcwin",
-        "250",
-        "0",
-        "350",
-        "400",
-        "-scale",
-        "0",
-        "1000",
-        "1000",
-        "2000",
-        "-ot",
-        "Int16",
-        dem.toString(),
-        east.toString());
+    List<Path> halves =
+        TestRasters.westAndEast(dem, dir, "-scale", "0", "1000", "1000", "2000", "-ot", "Int16");
+    Path west = halves.get(0);
+    Path east = halves.get(1);
     CoordinateReferenceSystem mercator = CrsResolver.resolve("EPSG:3857");
     TileSettings s =
         new TileSettings(
@@ -59,9 +39,9 @@ class MosaicRenderingTest {
             TestRasters.NODATA);
     List<Bounds> tiles = new ArrayList<>();
     for (long x = 1066; x <= 1073; x++) {
-      tiles.add(bounds(11, x, 718));
+      tiles.add(TestRasters.webMercator(11, x, 718));
     }
-    tiles.add(bounds(11, 1200, 718));
+    tiles.add(TestRasters.webMercator(11, 1200, 718));
     try (TileResampler w = TileResampler.open(west);
         TileResampler e = TileResampler.open(east)) {
       List<RasterTile> mosaic = MosaicRendering.render(List.of(w, e), tiles, mercator, s);
@@ -85,12 +65,5 @@ class MosaicRenderingTest {
           first > 100_000 && second > 100_000 && both > 30_000, first + " " + second + " " + both);
       assertTrue(mosaic.get(tiles.size() - 1).empty(), "a tile far east of both");
     }
-  }
-
-  private static Bounds bounds(int z, long x, long y) {
-    double size = 2 * WORLD / (1L << z);
-    double minX = -WORLD + x * size;
-    double maxY = WORLD - y * size;
-    return new Bounds(minX, maxY - size, minX + size, maxY);
   }
 }

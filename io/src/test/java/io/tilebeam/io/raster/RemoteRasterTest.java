@@ -32,8 +32,6 @@ class RemoteRasterTest {
 
   @TempDir Path dir;
 
-  private static final double WORLD = 20037508.342789244;
-
   @Test
   void aGcsObjectRendersTheLocalFilesTilesReadInRanges() throws Exception {
     Path file = TestRasters.utmDem(dir);
@@ -46,7 +44,7 @@ class RemoteRasterTest {
       SourceFile object = SourceFile.resolve("gs://rasters/dem.tif", settings);
       List<Bounds> tiles = new ArrayList<>();
       for (long x = 1067; x <= 1072; x++) {
-        tiles.add(bounds(11, x, 718));
+        tiles.add(TestRasters.webMercator(11, x, 718));
       }
       CoordinateReferenceSystem mercator = CrsResolver.resolve("EPSG:3857");
       TileSettings s =
@@ -80,12 +78,5 @@ class RemoteRasterTest {
       storage.close();
       assertThrows(DataStoreException.class, () -> TileResampler.open(object).close());
     }
-  }
-
-  private static Bounds bounds(int z, long x, long y) {
-    double size = 2 * WORLD / (1L << z);
-    double minX = -WORLD + x * size;
-    double maxY = WORLD - y * size;
-    return new Bounds(minX, maxY - size, minX + size, maxY);
   }
 }

@@ -1,10 +1,13 @@
 package io.tilebeam.io.raster;
 
 import io.tilebeam.io.source.Gdal;
+import io.tilebeam.transforms.crs.Bounds;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 
 /** Raster sources for tests, made as users make them: with GDAL's tools. */
@@ -56,5 +59,32 @@ public final class TestRasters {
         tif.toString());
     Files.delete(asc);
     return tif;
+  }
+
+  /** The bounds of Web Mercator (EPSG:3857) tile {@code z/x/y}. */
+  public static Bounds webMercator(int z, long x, long y) {
+    double world = 20037508.342789244;
+    double size = 2 * world / (1L << z);
+    double minX = -world + x * size;
+    double maxY = world - y * size;
+    return new Bounds(minX, maxY - size, minX + size, maxY);
+  }
+
+  /**
+   * The west (columns 0-349) and east (250-599) parts of {@link #utmDem}, overlapping by 100
+   * columns, as {@code a-west.tif} and {@code b-east.tif} in {@code dir}; {@code eastOptions} are
+   * more {@code gdal_translate} options for the east part.
+   */
+  public static List<Path> westAndEast(Path dem, Path dir, String... eastOptions)
+      throws IOException {
+    Path west = dir.resolve("a-west.tif");
+    Path east = dir.resolve("b-east.tif");
+    Gdal.run(
+        "gdal_translate", "-q", "-srcwin", "0", "0", "350", "400", dem.toString(), west.toString());
+    List<String> args = new ArrayList<>(List.of("-q", "-srcwin", "250", "0", "350", "400"));
+    args.addAll(List.of(eastOptions));
+    args.addAll(List.of(dem.toString(), east.toString()));
+    Gdal.run("gdal_translate", args.toArray(String[]::new));
+    return List.of(west, east);
   }
 }

@@ -242,28 +242,9 @@ class RasterLayerTest {
   void aMosaicIsOneSourceKeyedByAllItsFilesInOrder() throws Exception {
     Path home = Files.createDirectories(dir.resolve("mosaic"));
     Path parts = Files.createDirectories(home.resolve("parts"));
-    Path west = parts.resolve("a-west.tif");
-    Path east = parts.resolve("b-east.tif");
-    Gdal.run(
-        "gdal_translate",
-        "-q",
-        "-srcwin",
-        "0",
-        "0",
-        "350",
-        "400",
-        source.toString(),
-        west.toString());
-    Gdal.run(
-        "gdal_translate",
-        "-q",
-        "-srcwin",
-        "250",
-        "0",
-        "350",
-        "400",
-        source.toString(),
-        east.toString());
+    List<Path> halves = TestRasters.westAndEast(source, parts);
+    Path west = halves.get(0);
+    Path east = halves.get(1);
     String listed = "[" + west + ", " + east + "]";
     JsonNode first = run(home.resolve("h1"), mosaicJob(home, "listed", listed));
     JsonNode fromDirectory =
