@@ -2,8 +2,10 @@
 # Installs the tools the build and tests use when they are missing (Debian packages; needs root
 # or sudo): a JDK 17, Maven, the command-line tools of GDAL and PROJ that tests compare against
 # (and make FlatGeobuf and PostGIS sources with), curl and python3 for the Flink session script,
-# and PostgreSQL 15 with PostGIS 3 (Debian's packages) for the PostGIS tests, which start their
-# own cluster with initdb/pg_ctl as the postgres user.
+# PostgreSQL 15 with PostGIS 3 (Debian's packages) for the PostGIS tests, which start their own
+# cluster with initdb/pg_ctl as the postgres user, and Node.js with npm for the reference readers
+# of the formats that have one in JavaScript (the `pmtiles` package, installed from npm into
+# $TILEBEAM_NPM, by default ~/.cache/tilebeam-npm, where the tests find it).
 set -euo pipefail
 missing=()
 command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
@@ -14,10 +16,18 @@ command -v curl >/dev/null || missing+=(curl)   # scripts/flink-session.sh asks 
 command -v python3 >/dev/null || missing+=(python3)
 [[ -x /usr/lib/postgresql/15/bin/initdb ]] || missing+=(postgresql-15)
 [[ -f /usr/share/postgresql/15/extension/postgis.control ]] || missing+=(postgresql-15-postgis-3)
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 if ((${#missing[@]})); then
   sudo=""
   [[ $(id -u) -eq 0 ]] || sudo="sudo"
   echo "setup: installing ${missing[*]}" >&2
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+npm_prefix="${TILEBEAM_NPM:-$HOME/.cache/tilebeam-npm}"
+if [[ ! -f "$npm_prefix/node_modules/pmtiles/package.json" ]]; then
+  echo "setup: installing the npm package pmtiles@4.5.0 into $npm_prefix" >&2
+  mkdir -p "$npm_prefix"
+  npm install --silent --no-audit --no-fund --prefix "$npm_prefix" pmtiles@4.5.0 >/dev/null
 fi
