@@ -56,44 +56,41 @@ public final class HilbertTileId {
   /** The distance of (x, y) along the Hilbert curve filling an n × n square. */
   private static long hilbert(long n, long x, long y) {
     long d = 0;
+    long[] xy = {x, y};
     for (long s = n / 2; s > 0; s /= 2) {
-      long rx = (x & s) > 0 ? 1 : 0;
-      long ry = (y & s) > 0 ? 1 : 0;
+      long rx = (xy[0] & s) > 0 ? 1 : 0;
+      long ry = (xy[1] & s) > 0 ? 1 : 0;
       d += s * s * ((3 * rx) ^ ry);
-      if (ry == 0) {
-        if (rx == 1) {
-          x = s - 1 - x;
-          y = s - 1 - y;
-        }
-        long t = x;
-        x = y;
-        y = t;
-      }
+      rotate(s, xy, rx, ry);
     }
     return d;
   }
 
   /** The (x, y) at distance {@code d} along the Hilbert curve filling an n × n square. */
   private static long[] fromHilbert(long n, long d) {
-    long x = 0;
-    long y = 0;
+    long[] xy = {0, 0};
     long t = d;
     for (long s = 1; s < n; s *= 2) {
       long rx = 1 & (t / 2);
       long ry = 1 & (t ^ rx);
-      if (ry == 0) {
-        if (rx == 1) {
-          x = s - 1 - x;
-          y = s - 1 - y;
-        }
-        long swap = x;
-        x = y;
-        y = swap;
-      }
-      x += s * rx;
-      y += s * ry;
+      rotate(s, xy, rx, ry);
+      xy[0] += s * rx;
+      xy[1] += s * ry;
       t /= 4;
     }
-    return new long[] {x, y};
+    return xy;
+  }
+
+  /** The curve's turn in a quadrant of side {@code s}: flipped, then x and y swapped. */
+  private static void rotate(long s, long[] xy, long rx, long ry) {
+    if (ry == 0) {
+      if (rx == 1) {
+        xy[0] = s - 1 - xy[0];
+        xy[1] = s - 1 - xy[1];
+      }
+      long swap = xy[0];
+      xy[0] = xy[1];
+      xy[1] = swap;
+    }
   }
 }

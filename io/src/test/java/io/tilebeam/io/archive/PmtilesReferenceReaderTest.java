@@ -11,14 +11,10 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,28 +31,7 @@ class PmtilesReferenceReaderTest {
   @Test
   void theNpmReaderReadsTheHeaderTheMetadataAndEveryTile() throws Exception {
     Map<String, byte[]> contents = new HashMap<>();
-    List<PmtilesWriter.Tile> tiles = new ArrayList<>();
-    byte[] ocean = {0x1a, 0x00, 0x7f};
-    contents.put("ocean", ocean);
-    for (int z = 0; z <= 7; z++) {
-      for (long x = 0; x < 1L << z; x++) {
-        for (long y = 0; y < 1L << z; y++) {
-          tiles.add(new PmtilesWriter.Tile(z, x, y, ocean.length, "ocean"));
-        }
-      }
-    }
-    Random random = new Random(23);
-    Set<Long> taken = new HashSet<>();
-    while (taken.size() < 40_000) {
-      long x = random.nextInt(4096);
-      long y = random.nextInt(4096);
-      if (taken.add(x * 4096 + y)) {
-        byte[] land = new byte[1 + random.nextInt(120)];
-        random.nextBytes(land);
-        contents.put(x + "/" + y, land);
-        tiles.add(new PmtilesWriter.Tile(12, x, y, land.length, x + "/" + y));
-      }
-    }
+    List<PmtilesWriter.Tile> tiles = TestArchives.oceanAndLand(23, 120, contents);
     Path archive = dir.resolve("test.pmtiles");
     try (OutputStream out = Files.newOutputStream(archive)) {
       PmtilesWriter.write(

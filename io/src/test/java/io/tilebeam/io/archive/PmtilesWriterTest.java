@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -58,30 +57,7 @@ class PmtilesWriterTest {
   @Test
   void anOceanIsStoredOnceAndEveryTileReadsBack() throws Exception {
     Map<String, byte[]> contents = new HashMap<>();
-    List<PmtilesWriter.Tile> tiles = new ArrayList<>();
-    byte[] ocean = "ocean".getBytes(StandardCharsets.UTF_8);
-    contents.put("ocean", ocean);
-    for (int z = 0; z <= 7; z++) {
-      for (long x = 0; x < 1L << z; x++) {
-        for (long y = 0; y < 1L << z; y++) {
-          tiles.add(new PmtilesWriter.Tile(z, x, y, ocean.length, "ocean"));
-        }
-      }
-    }
-    // Land: 40,000 tiles at zoom 12 in random places, each its own content of its own length,
-    // enough irregular entries to need leaf directories.
-    Random random = new Random(17);
-    java.util.Set<Long> taken = new java.util.HashSet<>();
-    while (taken.size() < 40_000) {
-      long x = random.nextInt(4096);
-      long y = random.nextInt(4096);
-      if (taken.add(x * 4096 + y)) {
-        byte[] land = new byte[1 + random.nextInt(200)];
-        random.nextBytes(land);
-        contents.put("land" + x + "/" + y, land);
-        tiles.add(new PmtilesWriter.Tile(12, x, y, land.length, "land" + x + "/" + y));
-      }
-    }
+    List<PmtilesWriter.Tile> tiles = TestArchives.oceanAndLand(17, 200, contents);
     PmtilesWriter.Info info =
         new PmtilesWriter.Info(1, 1, new double[] {-180, -85, 180, 85}, "{\"name\":\"test\"}");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
