@@ -120,15 +120,16 @@ final class Kernels {
   }
 
   /**
-   * A kernel of {@code radius} (1 bilinear, 2 cubic) widened by 1 / scale on each axis whose scale
-   * is below 1, over the valid pixels only, their weights normalised (GDAL's GWKResample).
+   * Bilinear or cubic ({@code kernel}) widened by 1 / scale on each axis whose scale is below 1,
+   * over the valid pixels only, their weights normalised (GDAL's GWKResample).
    */
-  double widened(int band, double x, double y, boolean cubic, double scaleX, double scaleY) {
+  double widened(int band, double x, double y, Resampling kernel, double scaleX, double scaleY) {
+    boolean cubic = kernel == Resampling.CUBIC;
     long c = (long) Math.floor(x - 0.5);
     long r = (long) Math.floor(y - 0.5);
     double fx = x - 0.5 - c;
     double fy = y - 0.5 - r;
-    double support = cubic ? 2 : 1;
+    double support = kernel.radius();
     double sx = Math.min(scaleX, 1);
     double sy = Math.min(scaleY, 1);
     // Only the pixels the kernel weighs: |i - fx| * sx < support (GDAL visits a wider square

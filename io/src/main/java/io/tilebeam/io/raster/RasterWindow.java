@@ -90,11 +90,6 @@ final class RasterWindow {
     return new RasterWindow(column, row, width, height, out);
   }
 
-  /** A window of no pixels: everything reads as no data. */
-  static RasterWindow empty(long column, long row) {
-    return new RasterWindow(column, row, 0, 0, new float[0][]);
-  }
-
   /**
    * The sample of {@code band} at the level's column {@code c} and row {@code r}, less the window's
    * origin ({@code c - column}, {@code r - row}); NaN outside the window or without data.
@@ -109,10 +104,5 @@ final class RasterWindow {
   /** The samples of {@code band}, row by row ({@link #width} a row): read, never written. */
   float[] band(int band) {
     return bands[band];
-  }
-
-  /** How many bands it holds. */
-  int bandCount() {
-    return bands.length;
   }
 }

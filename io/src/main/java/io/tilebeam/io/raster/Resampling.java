@@ -11,16 +11,23 @@ import java.util.Optional;
  */
 public enum Resampling {
   /** The source pixel the target pixel's centre falls in ({@code near}; {@code nearest} too). */
-  NEAREST("nearest"),
+  NEAREST("nearest", 0),
   /** Bilinear interpolation of the four source pixels around the centre. */
-  BILINEAR("bilinear"),
+  BILINEAR("bilinear", 1),
   /** Cubic convolution of the 4 × 4 source pixels around the centre (Keys, a = -0.5). */
-  CUBIC("cubic");
+  CUBIC("cubic", 2);
 
   private final String spelling;
+  private final int radius;
 
-  Resampling(String spelling) {
+  Resampling(String spelling, int radius) {
     this.spelling = spelling;
+    this.radius = radius;
+  }
+
+  /** How many source pixels from the point the kernel reaches, before any widening. */
+  int radius() {
+    return radius;
   }
 
   /** The name a job gives, and the key holds. */

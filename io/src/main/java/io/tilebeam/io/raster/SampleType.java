@@ -38,6 +38,19 @@ public enum SampleType {
     return sampleFormat;
   }
 
+  /**
+   * The type of TIFF samples of {@code bits} bits and {@code SampleFormat} {@code sampleFormat}, or
+   * null when it is none of these.
+   */
+  public static SampleType ofTiff(int bits, int sampleFormat) {
+    for (SampleType t : values()) {
+      if (t.bits == bits && t.sampleFormat == sampleFormat) {
+        return t;
+      }
+    }
+    return null;
+  }
+
   /** Whether samples are whole numbers. */
   public boolean integral() {
     return this != FLOAT32;

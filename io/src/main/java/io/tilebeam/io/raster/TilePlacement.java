@@ -12,13 +12,12 @@ import org.opengis.referencing.operation.TransformException;
 
 /**
  * Where a tile's pixels fall in the source: the level it is read from and the centre of each of its
- * pixels in that level's pixel coordinates (transformed exactly, one by one), with the scale of the
- * tile against the level on each axis. Everything here depends on the tile alone, never on the
- * tiles it is rendered with, so its pixels are the same in every run.
+ * pixels in that level's pixel coordinates ({@link PixelCentres}), with the scale of the tile
+ * against the level on each axis. Everything here depends on the tile alone, never on the tiles it
+ * is rendered with, so its pixels are the same in every run.
  */
 final class TilePlacement {
 
-  private final Bounds bounds;
   private final int size;
   private final SourceLevel level;
   private final double[] centres;
@@ -26,8 +25,7 @@ final class TilePlacement {
   private final double scaleY;
 
   private TilePlacement(
-      Bounds bounds, int size, SourceLevel level, double[] centres, double scaleX, double scaleY) {
-    this.bounds = bounds;
+      int size, SourceLevel level, double[] centres, double scaleX, double scaleY) {
     this.size = size;
     this.level = level;
     this.centres = centres;
@@ -42,7 +40,7 @@ final class TilePlacement {
   static TilePlacement of(Bounds bounds, int size, List<SourceLevel> levels, MathTransform toSource)
       throws TransformException {
     if (levels.isEmpty()) {
-      return new TilePlacement(bounds, size, null, null, 1, 1);
+      return new TilePlacement(size, null, null, 1, 1);
     }
     SourceLevel level = level(levels, ratio(bounds, size, levels.get(0), toSource));
     double[] centres =
@@ -61,7 +59,7 @@ final class TilePlacement {
       sx = stepX > 0 && Double.isFinite(stepX) ? 1 / stepX : 1;
       sy = stepY > 0 && Double.isFinite(stepY) ? 1 / stepY : 1;
     }
-    return new TilePlacement(bounds, size, level, centres, sx, sy);
+    return new TilePlacement(size, level, centres, sx, sy);
   }
 
   /**
@@ -150,12 +148,7 @@ final class TilePlacement {
 
   /** How far beyond a point's pixel its kernel reaches, in the level's pixels. */
   private int reach(Resampling r) {
-    double radius =
-        switch (r) {
-          case NEAREST -> 0;
-          case BILINEAR -> 1;
-          case CUBIC -> 2;
-        };
+    double radius = r.radius();
     double scale = Math.min(Math.min(scaleX, scaleY), 1);
     return (int) Math.ceil(radius / scale) + 2;
   }
@@ -204,7 +197,7 @@ final class TilePlacement {
     }
     List<List<Part>> out = new ArrayList<>();
     for (List<Part> parts : byLevel.values()) {
-      if (union(parts) * bands <= budget) {
+      if (Area.of(parts).pixels() * bands <= budget) {
         out.add(parts);
         continue;
       }
@@ -215,15 +208,28 @@ final class TilePlacement {
     return out;
   }
 
-  private static long union(List<Part> parts) {
-    long c0 = Long.MAX_VALUE, r0 = Long.MAX_VALUE, c1 = Long.MIN_VALUE, r1 = Long.MIN_VALUE;
-    for (Part p : parts) {
-      c0 = Math.min(c0, p.column0);
-      r0 = Math.min(r0, p.sourceRow0);
-      c1 = Math.max(c1, p.column1);
-      r1 = Math.max(r1, p.sourceRow1);
+  /**
+   * A rectangle of a level's pixels: columns [{@code column0}, {@code column1}), rows [{@code
+   * row0}, {@code row1}).
+   */
+  record Area(long column0, long row0, long column1, long row1) {
+
+    /** The smallest area holding every part's pixels. */
+    static Area of(List<Part> parts) {
+      long c0 = Long.MAX_VALUE, r0 = Long.MAX_VALUE, c1 = Long.MIN_VALUE, r1 = Long.MIN_VALUE;
+      for (Part p : parts) {
+        c0 = Math.min(c0, p.column0);
+        r0 = Math.min(r0, p.sourceRow0);
+        c1 = Math.max(c1, p.column1);
+        r1 = Math.max(r1, p.sourceRow1);
+      }
+      return new Area(c0, r0, c1, r1);
     }
-    return (c1 - c0) * (r1 - r0);
+
+    /** How many pixels it holds. */
+    long pixels() {
+      return (column1 - column0) * (row1 - row0);
+    }
   }
 
   private static void split(Part p, Resampling r, int bands, long budget, List<List<Part>> out) {
@@ -263,9 +269,9 @@ final class TilePlacement {
               switch (r) {
                 case NEAREST -> k.nearest(b, x, y);
                 case BILINEAR ->
-                    fourSamples ? k.bilinear(b, x, y) : k.widened(b, x, y, false, scaleX, scaleY);
+                    fourSamples ? k.bilinear(b, x, y) : k.widened(b, x, y, r, scaleX, scaleY);
                 case CUBIC ->
-                    fourSamples ? k.cubic(b, x, y) : k.widened(b, x, y, true, scaleX, scaleY);
+                    fourSamples ? k.cubic(b, x, y) : k.widened(b, x, y, r, scaleX, scaleY);
               };
           if (!Double.isNaN(v)) {
             samples[pixel * bands + b] = type.storeAvoiding(v, nodata);
@@ -273,9 +279,5 @@ final class TilePlacement {
         }
       }
     }
-  }
-
-  Bounds bounds() {
-    return bounds;
   }
 }

@@ -56,16 +56,21 @@ public final class TileResampler implements AutoCloseable {
   private final TiffFile tiff;
   private final List<SourceLevel> levels;
   private final BlockCache blocks;
+  private final CoordinateReferenceSystem givenCrs;
   private final Map<CoordinateReferenceSystem, MathTransform> toSource = new HashMap<>();
-  private CoordinateReferenceSystem givenCrs;
   private final Map<CoordinateReferenceSystem, Bounds> reaches = new HashMap<>();
 
   private TileResampler(
-      GeoTiffStore store, GridCoverageResource image, TiffFile tiff, List<SourceLevel> levels) {
+      GeoTiffStore store,
+      GridCoverageResource image,
+      TiffFile tiff,
+      List<SourceLevel> levels,
+      CoordinateReferenceSystem givenCrs) {
     this.store = store;
     this.image = image;
     this.tiff = tiff;
     this.levels = levels;
+    this.givenCrs = givenCrs;
     this.blocks = new BlockCache(tiff, CACHED_BYTES);
   }
 
@@ -76,7 +81,7 @@ public final class TileResampler implements AutoCloseable {
    */
   public static TileResampler open(Path file) throws DataStoreException {
     try {
-      return open(RangeReader.of(file));
+      return open(RangeReader.of(file), null);
     } catch (IOException e) {
       throw new DataStoreException(file + ": " + e.getMessage(), e);
     }
@@ -101,15 +106,14 @@ public final class TileResampler implements AutoCloseable {
   public static TileResampler open(ByteRanges source, CoordinateReferenceSystem crs)
       throws DataStoreException {
     try {
-      TileResampler r = open(RangeReader.of(source));
-      r.givenCrs = crs;
-      return r;
+      return open(RangeReader.of(source), crs);
     } catch (IOException e) {
       throw new DataStoreException(source.describe() + ": " + e.getMessage(), e);
     }
   }
 
-  private static TileResampler open(RangeReader bytes) throws DataStoreException {
+  private static TileResampler open(RangeReader bytes, CoordinateReferenceSystem givenCrs)
+      throws DataStoreException {
     GeoTiffStore store;
     try {
       // SIS reads the header and georeferencing (a few kilobytes); pixels are read by TiffFile.
@@ -128,7 +132,7 @@ public final class TileResampler implements AutoCloseable {
       }
       GridCoverageResource image = images.get(0);
       tiff = TiffFile.open(bytes);
-      return new TileResampler(store, image, tiff, levels(image, tiff, bytes.size()));
+      return new TileResampler(store, image, tiff, levels(image, tiff, bytes.size()), givenCrs);
     } catch (IOException e) {
       close(store, tiff == null ? bytes : tiff);
       throw new DataStoreException(e.getMessage(), e);
@@ -204,14 +208,8 @@ public final class TileResampler implements AutoCloseable {
    * and 32-bit floats are), read from the TIFF's own tags.
    */
   public SampleType sampleType() {
-    TiffDirectory d = levels.isEmpty() ? tiff.levels().get(0) : levels.get(0).image();
-    return switch (d.bitsPerSample() * 10 + d.sampleFormat()) {
-      case 81 -> SampleType.UINT8;
-      case 162 -> SampleType.INT16;
-      case 161 -> SampleType.UINT16;
-      case 323 -> SampleType.FLOAT32;
-      default -> null;
-    };
+    TiffDirectory d = tiff.levels().get(0);
+    return SampleType.ofTiff(d.bitsPerSample(), d.sampleFormat());
   }
 
   /** The source's sample width and format, for messages: {@code 32-bit format 2}. */
@@ -240,29 +238,8 @@ public final class TileResampler implements AutoCloseable {
   }
 
   /**
-   * One tile: the pixels of {@code bands} (0-based) over {@code bounds} in {@code crs} (its first
-   * axis east or west, as the matrix set's), {@code size × size}, as {@link #render(List,
-   * CoordinateReferenceSystem, TileSettings)} renders it.
-   *
-   * @throws DataStoreException when the window cannot be read
-   * @throws TransformException when the tile cannot be placed in the source's CRS
-   */
-  public RasterTile render(
-      Bounds bounds,
-      CoordinateReferenceSystem crs,
-      int size,
-      int[] bands,
-      Resampling resampling,
-      Double nodataIn,
-      SampleType type,
-      double nodataOut)
-      throws DataStoreException, TransformException {
-    TileSettings settings = new TileSettings(size, bands, resampling, nodataIn, type, nodataOut);
-    return render(List.of(bounds), crs, settings).get(0);
-  }
-
-  /**
-   * Tiles over {@code bounds} in {@code crs}, in their order: source pixels equal to the settings'
+   * Tiles over {@code bounds} in {@code crs} (its first axis east or west, as the matrix set's), in
+   * their order: the pixels of the settings' bands (0-based), source pixels equal to the settings'
    * no data in (if not null) count as no data; the result is stored as their type, no data as their
    * no data out. Tiles the source does not reach are all no data.
    *
@@ -359,23 +336,16 @@ public final class TileResampler implements AutoCloseable {
   /** The source pixels the parts of one window need, read once at their level. */
   private RasterWindow read(List<TilePlacement.Part> parts, TileSettings settings)
       throws DataStoreException {
-    SourceLevel level = parts.get(0).level();
-    long c0 = Long.MAX_VALUE, r0 = Long.MAX_VALUE, c1 = Long.MIN_VALUE, r1 = Long.MIN_VALUE;
-    for (TilePlacement.Part p : parts) {
-      c0 = Math.min(c0, p.column0());
-      r0 = Math.min(r0, p.sourceRow0());
-      c1 = Math.max(c1, p.column1());
-      r1 = Math.max(r1, p.sourceRow1());
-    }
+    TilePlacement.Area area = TilePlacement.Area.of(parts);
     try {
       return RasterWindow.read(
           blocks,
-          level,
+          parts.get(0).level(),
           settings.bands(),
-          c0,
-          r0,
-          (int) (c1 - c0),
-          (int) (r1 - r0),
+          area.column0(),
+          area.row0(),
+          (int) (area.column1() - area.column0()),
+          (int) (area.row1() - area.row0()),
           settings.nodataIn());
     } catch (IOException e) {
       throw new DataStoreException("cannot read the source: " + e.getMessage(), e);

@@ -110,6 +110,12 @@ class TileResamplerTest {
     return ((org.apache.sis.storage.GridCoverageResource) f.get(r)).read(null);
   }
 
+  /** The settings of every tile here: band 1 as Int16, the source's no data in. */
+  private static TileSettings settings(Resampling resampling) {
+    return new TileSettings(
+        SIZE, new int[] {0}, resampling, (double) NODATA_IN, SampleType.INT16, NODATA_OUT);
+  }
+
   private record Agreement(long both, long same, long within1, long maskOff, long maskOffInside) {}
 
   /** Ours against GDAL's for {@code method}, over every tile of zooms 7–11; writes our tiles. */
@@ -121,16 +127,7 @@ class TileResamplerTest {
       for (int z = FIRST_ZOOM; z <= 11; z++) {
         for (long[] t : tiles(z)) {
           Bounds b = bounds(t);
-          RasterTile tile =
-              resampler.render(
-                  b,
-                  mercator,
-                  SIZE,
-                  new int[] {0},
-                  ours,
-                  (double) NODATA_IN,
-                  SampleType.INT16,
-                  NODATA_OUT);
+          RasterTile tile = resampler.render(List.of(b), mercator, settings(ours)).get(0);
           String name = gdal + "-" + t[0] + "-" + t[1] + "-" + t[2];
           Path mine = dir.resolve(name + ".tif");
           Files.write(
@@ -301,14 +298,10 @@ class TileResamplerTest {
       for (long[] t : new long[][] {{12, 2150, 1436}, {12, 2300, 1436}, {9, 300, 150}}) {
         RasterTile tile =
             r.render(
-                bounds(t),
-                CrsResolver.resolve("EPSG:3857"),
-                SIZE,
-                new int[] {0},
-                Resampling.BILINEAR,
-                (double) NODATA_IN,
-                SampleType.INT16,
-                NODATA_OUT);
+                    List.of(bounds(t)),
+                    CrsResolver.resolve("EPSG:3857"),
+                    settings(Resampling.BILINEAR))
+                .get(0);
         assertTrue(tile.empty(), java.util.Arrays.toString(t));
       }
     }

@@ -3,15 +3,12 @@ package io.tilebeam.pipeline.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tilebeam.io.format.TileFormat;
-import io.tilebeam.io.sink.LocalTileSink;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,13 +26,6 @@ class KillTest {
   /** Final tile files (not hidden, not dead letters) and their checksums. */
   private static Map<String, String> tiles(Path out) throws IOException {
     return TestJobs.publishedTiles(out);
-  }
-
-  private static List<Path> temporaries(Path out) throws IOException {
-    try (Stream<Path> s = Files.walk(out)) {
-      return s.filter(p -> p.getFileName().toString().startsWith(LocalTileSink.TEMP_PREFIX))
-          .toList();
-    }
   }
 
   @Test
@@ -70,10 +60,7 @@ class KillTest {
     assertTrue(atKill < EndToEndTest.SAMPLE_TILES, "killed mid-run: " + atKill + " tiles");
 
     // Every file at a final name is a whole tile: its format reads it back.
-    for (String name : tiles(out).keySet()) {
-      String ext = name.substring(name.lastIndexOf('.') + 1);
-      TileFormat.forExtension(ext).countFeatures(Files.readAllBytes(out.resolve(name)));
-    }
+    TestJobs.checkWholeTiles(out, tiles(out).keySet());
 
     TestJobs.Result rerun =
         TestJobs.execute("run", "--job", job.toString(), "--home", home.toString());
@@ -92,7 +79,7 @@ class KillTest {
         TestJobs.execute(
             "reap", "--job", job.toString(), "--home", home.toString(), "--older-than", "1s");
     assertEquals(ExitCode.OK, reap.code(), reap.err());
-    assertEquals(List.of(), temporaries(out));
+    assertEquals(List.of(), TestJobs.temporaries(out));
 
     TestJobs.Result verify =
         TestJobs.execute("verify", "--job", job.toString(), "--home", home.toString());

@@ -3,15 +3,12 @@ package io.tilebeam.pipeline.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.raster.TestRasters;
-import io.tilebeam.io.sink.LocalTileSink;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,10 +49,7 @@ class RasterKillTest {
     run.destroyForcibly();
     assertTrue(run.waitFor(30, TimeUnit.SECONDS));
     Map<String, String> atKill = TestJobs.publishedTiles(out);
-    for (String name : atKill.keySet()) {
-      String ext = name.substring(name.lastIndexOf('.') + 1);
-      TileFormat.forExtension(ext).countFeatures(Files.readAllBytes(out.resolve(name)));
-    }
+    TestJobs.checkWholeTiles(out, atKill.keySet());
 
     TestJobs.Result rerun =
         TestJobs.execute("run", "--job", job.toString(), "--home", home.toString());
@@ -75,11 +69,7 @@ class RasterKillTest {
         TestJobs.execute(
             "reap", "--job", job.toString(), "--home", home.toString(), "--older-than", "1s");
     assertEquals(ExitCode.OK, reap.code(), reap.err());
-    try (Stream<Path> s = Files.walk(out)) {
-      assertEquals(
-          List.of(),
-          s.filter(p -> p.getFileName().toString().startsWith(LocalTileSink.TEMP_PREFIX)).toList());
-    }
+    assertEquals(List.of(), TestJobs.temporaries(out));
     TestJobs.Result verify =
         TestJobs.execute("verify", "--job", job.toString(), "--home", home.toString());
     assertEquals(ExitCode.OK, verify.code(), verify.out() + verify.err());

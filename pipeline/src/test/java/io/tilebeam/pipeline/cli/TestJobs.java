@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.sink.DeadLetters;
+import io.tilebeam.io.sink.LocalTileSink;
 import io.tilebeam.io.storage.Checksums;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -208,5 +210,26 @@ public final class TestJobs {
             new PrintStream(err, true, StandardCharsets.UTF_8));
     return new Result(
         code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** The temporary files under {@code out}: none should remain after {@code reap}. */
+  static List<Path> temporaries(Path out) throws IOException {
+    try (Stream<Path> s = Files.walk(out)) {
+      return s.filter(p -> p.getFileName().toString().startsWith(LocalTileSink.TEMP_PREFIX))
+          .toList();
+    }
+  }
+
+  /**
+   * Reads back every named tile under {@code out} with its format: a file at a final name is a
+   * whole tile.
+   *
+   * @throws IOException when one does not parse back
+   */
+  static void checkWholeTiles(Path out, java.util.Collection<String> names) throws IOException {
+    for (String name : names) {
+      String ext = name.substring(name.lastIndexOf('.') + 1);
+      TileFormat.forExtension(ext).countFeatures(Files.readAllBytes(out.resolve(name)));
+    }
   }
 }
