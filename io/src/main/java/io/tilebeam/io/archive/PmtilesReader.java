@@ -1,39 +1,112 @@
 package io.tilebeam.io.archive;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 
 /**
- * Reads a PMTiles v3 archive held in memory: its header, metadata and any tile, through the root
- * and leaf directories. For checking an archive before it is published, and for tests.
+ * Reads a PMTiles v3 archive, in memory or in a file, by ranges as a server would: its header,
+ * metadata and any tile, through the root and leaf directories. For checking an archive before it
+ * is published, for finding the pack key of the archive already published, and for tests.
  */
-public final class PmtilesReader {
+public final class PmtilesReader implements AutoCloseable {
 
-  private final byte[] archive;
+  /** Reads {@code length} bytes at {@code offset}. */
+  private interface Ranges extends AutoCloseable {
+    byte[] read(long offset, int length) throws IOException;
+
+    long size() throws IOException;
+
+    @Override
+    void close() throws IOException;
+  }
+
+  private final Ranges archive;
   private final PmtilesHeader header;
 
-  private PmtilesReader(byte[] archive, PmtilesHeader header) {
+  private PmtilesReader(Ranges archive, PmtilesHeader header) {
     this.archive = archive;
     this.header = header;
   }
 
   /**
-   * An archive's reader.
+   * The reader of an archive held in memory.
    *
    * @throws IOException when the bytes are not a whole PMTiles v3 archive
    */
   public static PmtilesReader of(byte[] archive) throws IOException {
-    PmtilesHeader h = PmtilesHeader.decode(archive);
+    return open(
+        new Ranges() {
+          @Override
+          public byte[] read(long offset, int length) {
+            return Arrays.copyOfRange(archive, (int) offset, (int) (offset + length));
+          }
+
+          @Override
+          public long size() {
+            return archive.length;
+          }
+
+          @Override
+          public void close() {}
+        });
+  }
+
+  /**
+   * The reader of an archive file, read by ranges; close it.
+   *
+   * @throws IOException when the file cannot be read or is not a whole PMTiles v3 archive
+   */
+  public static PmtilesReader open(Path file) throws IOException {
+    FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+    try {
+      return open(
+          new Ranges() {
+            @Override
+            public byte[] read(long offset, int length) throws IOException {
+              ByteBuffer buf = ByteBuffer.allocate(length);
+              while (buf.hasRemaining()) {
+                if (channel.read(buf, offset + buf.position()) < 0) {
+                  throw new IOException(file + " ends before byte " + (offset + length));
+                }
+              }
+              return buf.array();
+            }
+
+            @Override
+            public long size() throws IOException {
+              return channel.size();
+            }
+
+            @Override
+            public void close() throws IOException {
+              channel.close();
+            }
+          });
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
+    }
+  }
+
+  private static PmtilesReader open(Ranges archive) throws IOException {
+    long size = archive.size();
+    if (size < PmtilesHeader.LENGTH) {
+      throw new IOException("the archive is " + size + " bytes, shorter than its header");
+    }
+    PmtilesHeader h = PmtilesHeader.decode(archive.read(0, PmtilesHeader.LENGTH));
     long end = h.dataOffset() + h.dataLength();
-    if (end > archive.length
-        || h.rootOffset() + h.rootLength() > archive.length
-        || h.metadataOffset() + h.metadataLength() > archive.length
-        || h.leavesOffset() + h.leavesLength() > archive.length) {
-      throw new IOException(
-          "the archive is " + archive.length + " bytes, its sections end at " + end);
+    if (end > size
+        || h.rootOffset() + h.rootLength() > size
+        || h.metadataOffset() + h.metadataLength() > size
+        || h.leavesOffset() + h.leavesLength() > size) {
+      throw new IOException("the archive is " + size + " bytes, its sections end at " + end);
     }
     return new PmtilesReader(archive, h);
   }
@@ -53,16 +126,22 @@ public final class PmtilesReader {
 
   /** The bytes of tile {@code z/x/y}, or null when the archive does not hold it. */
   public byte[] tile(int z, long x, long y) throws IOException {
+    PmtilesEntry e = entry(z, x, y);
+    return e == null ? null : slice(header.dataOffset() + e.offset(), e.length());
+  }
+
+  /**
+   * The directory entry that places tile {@code z/x/y}'s bytes in the data section, or null when
+   * the archive does not hold it.
+   */
+  public PmtilesEntry entry(int z, long x, long y) throws IOException {
     long id = HilbertTileId.of(z, x, y);
     List<PmtilesEntry> dir =
         PmtilesDirectory.decode(slice(header.rootOffset(), header.rootLength()));
     for (int depth = 0; depth < 4; depth++) {
       PmtilesEntry e = find(dir, id);
-      if (e == null) {
-        return null;
-      }
-      if (e.runLength() > 0) {
-        return slice(header.dataOffset() + e.offset(), e.length());
+      if (e == null || e.runLength() > 0) {
+        return e;
       }
       dir = PmtilesDirectory.decode(slice(header.leavesOffset() + e.offset(), e.length()));
     }
@@ -92,7 +171,12 @@ public final class PmtilesReader {
     return e.runLength() == 0 || id - e.tileId() < e.runLength() ? e : null;
   }
 
-  private byte[] slice(long offset, long length) {
-    return Arrays.copyOfRange(archive, (int) offset, (int) (offset + length));
+  private byte[] slice(long offset, long length) throws IOException {
+    return archive.read(offset, Math.toIntExact(length));
+  }
+
+  @Override
+  public void close() throws IOException {
+    archive.close();
   }
 }

@@ -53,21 +53,36 @@ public final class PmtilesWriter {
    *
    * @param tileType 1 MVT, 2 PNG, 0 other (GeoTIFF has no PMTiles type)
    * @param tileCompression 1 none, 2 gzip
+   * @param minZoom the layer's first zoom
+   * @param maxZoom the layer's last zoom
    * @param bounds west, south, east, north in degrees
    * @param metadata the metadata JSON
    */
-  public record Info(int tileType, int tileCompression, double[] bounds, String metadata) {}
+  public record Info(
+      int tileType,
+      int tileCompression,
+      int minZoom,
+      int maxZoom,
+      double[] bounds,
+      String metadata) {
+
+    /** The information of tiles whose zooms are the range they span. */
+    public Info(int tileType, int tileCompression, double[] bounds, String metadata) {
+      this(tileType, tileCompression, -1, -1, bounds, metadata);
+    }
+  }
 
   /**
    * Writes the archive of {@code tiles} to {@code out}; returns its header.
    *
    * @throws IOException when a tile cannot be read or the archive written
-   * @throws IllegalArgumentException when two tiles have the same place, or there are none
+   * @throws IllegalArgumentException when two tiles have the same place, or there are none and
+   *     {@code info} gives no zooms
    */
   public static PmtilesHeader write(List<Tile> tiles, TileBytes bytes, Info info, OutputStream out)
       throws IOException {
-    if (tiles.isEmpty()) {
-      throw new IllegalArgumentException("an archive needs at least one tile");
+    if (tiles.isEmpty() && info.minZoom() < 0) {
+      throw new IllegalArgumentException("an archive of no tiles needs its zooms");
     }
     List<Tile> sorted = new ArrayList<>(tiles);
     sorted.sort(Comparator.comparingLong(Tile::id));
@@ -107,8 +122,14 @@ public final class PmtilesWriter {
     long metadataOffset = rootOffset + dirs.root.length;
     long leavesOffset = metadataOffset + metadata.length;
     long dataOffset = leavesOffset + dirs.leaves.length;
-    int minZoom = sorted.stream().mapToInt(Tile::z).min().orElseThrow();
-    int maxZoom = sorted.stream().mapToInt(Tile::z).max().orElseThrow();
+    int minZoom =
+        info.minZoom() >= 0
+            ? info.minZoom()
+            : sorted.stream().mapToInt(Tile::z).min().orElseThrow();
+    int maxZoom =
+        info.maxZoom() >= 0
+            ? info.maxZoom()
+            : sorted.stream().mapToInt(Tile::z).max().orElseThrow();
     double[] b = info.bounds();
     PmtilesHeader header =
         new PmtilesHeader(

@@ -146,6 +146,14 @@ final class Protobuf {
       return r;
     }
 
+    /** The current length-delimited field as UTF-8 text. */
+    String string() throws IOException {
+      int length = length();
+      String s = new String(buf, pos, length, java.nio.charset.StandardCharsets.UTF_8);
+      pos += length;
+      return s;
+    }
+
     /** Skips the current field's value. */
     void skip() throws IOException {
       switch (wireType) {

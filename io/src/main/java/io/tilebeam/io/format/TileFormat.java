@@ -77,15 +77,28 @@ public interface TileFormat extends Serializable {
   long countFeatures(byte[] bytes) throws IOException;
 
   /** Every tile encoding, the one registration a new output format needs. */
-  List<TileFormat> ALL =
-      List.of(
-          new GeoJsonFormat(),
-          new FlatGeobufFormat(),
-          new MvtFormat(),
-          RasterFormat.GEOTIFF,
-          RasterFormat.PNG,
-          RasterFormat.TERRARIUM,
-          RasterFormat.TERRAIN_RGB);
+  static List<TileFormat> all() {
+    return Registry.ALL;
+  }
+
+  /**
+   * Holds the list apart from the interface: a field of the interface would be initialised with it,
+   * which a first use of {@link RasterFormat} (an implementation, whose constants the list holds)
+   * triggers while that class is still being initialised, leaving its constants null.
+   */
+  final class Registry {
+    private static final List<TileFormat> ALL =
+        List.of(
+            new GeoJsonFormat(),
+            new FlatGeobufFormat(),
+            new MvtFormat(),
+            RasterFormat.GEOTIFF,
+            RasterFormat.PNG,
+            RasterFormat.TERRARIUM,
+            RasterFormat.TERRAIN_RGB);
+
+    private Registry() {}
+  }
 
   /**
    * The format whose files end in {@code .extension}.
@@ -93,7 +106,7 @@ public interface TileFormat extends Serializable {
    * @throws IllegalArgumentException when no format writes such files
    */
   static TileFormat forExtension(String extension) {
-    return ALL.stream()
+    return all().stream()
         .filter(f -> f.extension().equals(extension))
         .findFirst()
         .orElseThrow(
@@ -108,7 +121,7 @@ public interface TileFormat extends Serializable {
    */
   static TileFormat named(String name) {
     String lower = name.toLowerCase(Locale.ROOT);
-    return ALL.stream()
+    return all().stream()
         .filter(f -> f.name().equals(lower))
         .findFirst()
         .orElseThrow(
@@ -117,7 +130,7 @@ public interface TileFormat extends Serializable {
                     "unknown output format '"
                         + name
                         + "' (supported: "
-                        + String.join(", ", ALL.stream().map(TileFormat::name).toList())
+                        + String.join(", ", all().stream().map(TileFormat::name).toList())
                         + ")"));
   }
 }

@@ -85,6 +85,13 @@ public final class Ledger implements AutoCloseable {
           + " (SELECT completed_at, failed_at, claimed_at FROM tiles"
           + " WHERE tiles.work_key = k.work_key LIMIT 1) AS t";
 
+  /** The checksum and feature count of each given key that is completed; one probe a key. */
+  private static final String COMPLETIONS =
+      "SELECT k.work_key, t.checksum, t.feature_count"
+          + " FROM unnest(?::text[]) AS k(work_key) CROSS JOIN LATERAL"
+          + " (SELECT checksum, feature_count FROM tiles"
+          + " WHERE tiles.work_key = k.work_key AND completed_at IS NOT NULL LIMIT 1) AS t";
+
   private static final String STATE_COUNTS =
       "SELECT s, count(*) FROM (" + STATES + ") AS q GROUP BY s";
 
@@ -237,6 +244,34 @@ public final class Ledger implements AutoCloseable {
       }
     }
     return states;
+  }
+
+  /**
+   * What a completed tile was published as: the checksum of its bytes and its feature count.
+   *
+   * @param checksum {@code sha256:<hex>}
+   * @param features how many features it holds (1 for a raster tile)
+   */
+  public record Completion(String checksum, long features) {}
+
+  /**
+   * The completion of each given key that is completed; keys not completed (absent, in flight or
+   * failed) are left out.
+   *
+   * @throws SQLException when the statement fails
+   */
+  public Map<WorkKey, Completion> completions(List<WorkKey> keys) throws SQLException {
+    Map<WorkKey, Completion> out = new HashMap<>();
+    try (PreparedStatement st = connection.prepareStatement(COMPLETIONS)) {
+      st.setArray(1, sortedTexts(keys));
+      roundTrips++;
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          out.put(new WorkKey(rs.getString(1)), new Completion(rs.getString(2), rs.getLong(3)));
+        }
+      }
+    }
+    return out;
   }
 
   /**

@@ -3,16 +3,10 @@ package io.tilebeam.io.archive;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedWriter;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -41,22 +35,12 @@ class PmtilesReferenceReaderTest {
               1, 1, new double[] {-180, -85, 180, 85}, "{\"name\":\"ocean and land\"}"),
           out);
     }
-    Path expected = dir.resolve("expected.txt");
-    try (BufferedWriter w = Files.newBufferedWriter(expected)) {
-      for (PmtilesWriter.Tile t : tiles) {
-        w.write(
-            t.z()
-                + " "
-                + t.x()
-                + " "
-                + t.y()
-                + " "
-                + HexFormat.of().formatHex(contents.get(t.checksum()))
-                + "\n");
-      }
+    Map<String, byte[]> expected = new java.util.LinkedHashMap<>();
+    for (PmtilesWriter.Tile t : tiles) {
+      expected.put(t.z() + "/" + t.x() + "/" + t.y(), contents.get(t.checksum()));
     }
 
-    JsonNode read = node(archive, expected);
+    JsonNode read = ReferenceReader.read(archive, expected, dir);
     assertEquals(0, read.get("minZoom").asInt(), read.toString());
     assertEquals(12, read.get("maxZoom").asInt(), read.toString());
     assertEquals(tiles.size(), read.get("addressed").asLong(), read.toString());
@@ -65,34 +49,5 @@ class PmtilesReferenceReaderTest {
     assertEquals(1, read.get("tileType").asInt(), read.toString());
     assertEquals("ocean and land", read.at("/metadata/name").asText(), read.toString());
     assertEquals(tiles.size(), read.get("same").asLong(), read.get("wrong").toString());
-  }
-
-  /** What the npm reader says of the archive. */
-  private JsonNode node(Path archive, Path expected) throws IOException, InterruptedException {
-    Path script = dir.resolve("read-pmtiles.cjs");
-    try (InputStream in = getClass().getResourceAsStream("read-pmtiles.cjs")) {
-      Files.copy(in, script);
-    }
-    String npm =
-        System.getenv()
-            .getOrDefault(
-                "TILEBEAM_NPM",
-                Path.of(System.getProperty("user.home"), ".cache", "tilebeam-npm").toString());
-    ProcessBuilder pb =
-        new ProcessBuilder("node", script.toString(), archive.toString(), expected.toString())
-            .redirectErrorStream(true);
-    pb.environment().put("NODE_PATH", Path.of(npm, "node_modules").toString());
-    Process p;
-    try {
-      p = pb.start();
-    } catch (IOException e) {
-      throw new IOException("node is not installed; scripts/setup.sh installs it", e);
-    }
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (p.waitFor() != 0) {
-      throw new IOException(
-          "the npm pmtiles reader failed (scripts/setup.sh installs it into " + npm + "): " + out);
-    }
-    return new ObjectMapper().readTree(out);
   }
 }

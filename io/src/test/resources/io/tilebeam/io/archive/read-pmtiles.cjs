@@ -1,6 +1,7 @@
 // Reads a PMTiles archive with the project's reference JavaScript reader (the npm package
 // pmtiles, found through NODE_PATH) and prints, as JSON, its header's counts and zooms, its
-// metadata, and how many of the expected tiles ("z x y hex-bytes" lines) it returns unchanged.
+// metadata, and how many of the expected tiles ("z x y hex-bytes" lines, "-" for a tile the
+// archive must not hold) it returns unchanged.
 // Usage: node read-pmtiles.cjs ARCHIVE EXPECTED
 const { PMTiles } = require("pmtiles");
 const fs = require("fs");
@@ -27,7 +28,7 @@ class FileBytes {
   for (const line of fs.readFileSync(process.argv[3], "utf8").trim().split("\n")) {
     const [z, x, y, hex] = line.split(" ");
     const tile = await archive.getZxy(+z, +x, +y);
-    const got = tile ? Buffer.from(tile.data).toString("hex") : null;
+    const got = tile ? Buffer.from(tile.data).toString("hex") : "-";
     if (got === hex) {
       same++;
     } else if (wrong.length < 5) {

@@ -3,9 +3,11 @@ package io.tilebeam.pipeline.cli;
 import io.tilebeam.io.ledger.LedgerAdmin;
 import io.tilebeam.io.ledger.LedgerSchema;
 import io.tilebeam.io.ledger.LedgerUnavailableException;
+import io.tilebeam.io.sink.ArchiveSpec;
 import io.tilebeam.io.sink.DeadLetters;
 import io.tilebeam.io.sink.LocalTileSink;
 import io.tilebeam.io.sink.OutputLocation;
+import io.tilebeam.io.sink.PublishSpec;
 import io.tilebeam.io.sink.PublishedTiles;
 import io.tilebeam.pipeline.job.JobPlan;
 import io.tilebeam.pipeline.job.LayerPlan;
@@ -65,6 +67,9 @@ final class ReapCommand {
     Instant cutoff = Instant.now().minus(olderThan);
     long deleted = 0;
     for (LayerPlan layer : plan.layers()) {
+      if (layer.archive() != null) {
+        deleted += deleteArchiveOrphans(layer, cutoff);
+      }
       OutputLocation location = layer.publish().location();
       if (location instanceof OutputLocation.Gcs) {
         try (PublishedTiles published = new PublishedTiles()) {
@@ -77,10 +82,11 @@ final class ReapCommand {
       }
       Path output = local.root();
       // The layer's tiles, and its dead-letter file, are both replaced through temporary files.
+      Path records = layer.archive() == null ? output : layer.archive().localRoot();
       for (Path root :
           List.of(
               output.resolve(layer.name()),
-              output.resolve(DeadLetters.FAILED_DIR).resolve(layer.name()))) {
+              records.resolve(DeadLetters.FAILED_DIR).resolve(layer.name()))) {
         if (!Files.isDirectory(root)) {
           continue;
         }
@@ -91,14 +97,44 @@ final class ReapCommand {
                   .filter(p -> p.getFileName().toString().startsWith(LocalTileSink.TEMP_PREFIX))
                   .toList();
         }
-        for (Path p : temps) {
-          if (Files.getLastModifiedTime(p).toInstant().isBefore(cutoff)
-              && Files.deleteIfExists(p)) {
-            deleted++;
-          }
-        }
+        deleted += deleteOlder(temps, cutoff);
       }
     }
     return deleted;
+  }
+
+  private static long deleteOlder(List<Path> temps, Instant cutoff) throws IOException {
+    long deleted = 0;
+    for (Path p : temps) {
+      if (Files.getLastModifiedTime(p).toInstant().isBefore(cutoff) && Files.deleteIfExists(p)) {
+        deleted++;
+      }
+    }
+    return deleted;
+  }
+
+  /**
+   * What a killed pack leaves: beside a local archive, its hidden spill and temporary archive;
+   * under a bucket's {@code _tmp/}, its temporary object.
+   */
+  private static long deleteArchiveOrphans(LayerPlan layer, Instant cutoff) throws IOException {
+    ArchiveSpec archive = layer.archive();
+    if (archive.location() instanceof OutputLocation.Gcs) {
+      PublishSpec root =
+          new PublishSpec(
+              archive.location(), archive.tiles(), layer.publish().targetCrs(), archive.gcs());
+      try (PublishedTiles published = new PublishedTiles()) {
+        return published.deleteOrphanObjects(root, cutoff);
+      }
+    }
+    Path dir = archive.localRoot();
+    if (!Files.isDirectory(dir)) {
+      return 0;
+    }
+    String prefix = LocalTileSink.TEMP_PREFIX + archive.archiveName() + ".";
+    try (Stream<Path> files = Files.list(dir)) {
+      return deleteOlder(
+          files.filter(p -> p.getFileName().toString().startsWith(prefix)).toList(), cutoff);
+    }
   }
 }

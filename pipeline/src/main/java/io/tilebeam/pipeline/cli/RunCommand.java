@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.beam.sdk.Pipeline;
@@ -65,13 +66,28 @@ final class RunCommand {
       } else {
         report = runGraph(plan, ledger, settings, options);
       }
+      List<PackArchives.Packed> packed = pack(plan, ledger, runId);
       ledger.end(
           runId, report.failed() > 0 ? "finished-with-failures" : "succeeded", report.toJson());
       out.println(report.summary());
+      packed.forEach(p -> out.println(p.summary()));
       if (options.reportFile() != null) {
         Files.writeString(Path.of(options.reportFile()), report.toJson() + "\n");
       }
       return report.failed() > 0 ? ExitCode.TILES_FAILED : ExitCode.OK;
+    }
+  }
+
+  /**
+   * The pack stage: archived layers packed once their tiles are all completed. A pack that fails
+   * ends the run as failed (exit 1); the archive published before stays whole.
+   */
+  private static List<PackArchives.Packed> pack(JobPlan plan, RunLedger ledger, String runId) {
+    try {
+      return PackArchives.run(plan, ledger.config(), runId, plan.retry());
+    } catch (RuntimeException e) {
+      ledger.end(runId, "failed", "{}");
+      throw e;
     }
   }
 

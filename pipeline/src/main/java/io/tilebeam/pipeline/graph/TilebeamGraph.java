@@ -67,10 +67,12 @@ public final class TilebeamGraph {
     Map<String, RenderSpec> renders = new HashMap<>();
     Map<String, RasterSpec> rasters = new HashMap<>();
     Map<String, PublishSpec> publishes = new HashMap<>();
+    Map<String, PublishSpec> failureRecords = new HashMap<>();
     for (LayerPlan l : plan.layers()) {
       covers.put(l.name(), l.cover());
       templates.put(l.name(), l.template());
       publishes.put(l.name(), l.publish());
+      failureRecords.put(l.name(), failureRecords(l));
       if (l.raster() != null) {
         rasters.put(l.name(), l.raster());
       } else {
@@ -106,7 +108,7 @@ public final class TilebeamGraph {
             "FeatureRecords",
             MapElements.into(layerLines())
                 .via((FeatureFailure f) -> KV.of(f.layer(), f.toJsonLine())))
-        .apply("RecordDeadLetters", DeadLetters.features(publishes));
+        .apply("RecordDeadLetters", DeadLetters.features(failureRecords));
 
     // A tile fails where its source cannot be read or where it cannot be published.
     PCollection<TileFailure> tileFailures =
@@ -131,7 +133,18 @@ public final class TilebeamGraph {
             "TileRecords",
             MapElements.into(layerLines())
                 .via((TileFailure f) -> KV.of(f.work().layer(), f.toJsonLine())))
-        .apply("RecordTileFailures", DeadLetters.tiles(publishes));
+        .apply("RecordTileFailures", DeadLetters.tiles(failureRecords));
+  }
+
+  /**
+   * Where a layer's dead letters and failed tiles are recorded: beside its tiles, and for an
+   * archived layer beside its archive ({@code <output>/_failed/<layer>}), not in its staging area.
+   */
+  private static PublishSpec failureRecords(LayerPlan l) {
+    PublishSpec p = l.publish();
+    return l.archive() == null
+        ? p
+        : new PublishSpec(l.archive().location(), p.format(), p.targetCrs(), p.gcs());
   }
 
   /** What the content stages hand on: dead letters, tile failures and published tiles. */

@@ -4,6 +4,7 @@ import io.tilebeam.io.format.RasterFormat;
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.io.retry.RetryPolicy;
+import io.tilebeam.io.sink.ArchiveSpec;
 import io.tilebeam.io.sink.OutputChecks;
 import io.tilebeam.io.sink.OutputLocation;
 import io.tilebeam.io.sink.PostGisTileSink;
@@ -40,6 +41,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -145,8 +147,14 @@ public final class JobPlan {
     CrsRef sourceCrs = sourceCrs(l, format, source.declaredCrs(), path);
     List<Bounds> boxes = new ArrayList<>();
     List<Extent> extents = extents(l, tms, path, warnings, boxes);
-    TileFormat tileFormat = tileFormat(l);
-    PublishSpec publish = publishSpec(l, tileFormat, target, path, gcs);
+    TileFormat tileFormat = tileFormat(l, source, path);
+    OutputLocation output = outputLocation(l, path);
+    ArchiveSpec archive =
+        archived(l)
+            ? new ArchiveSpec(output, l.name(), tileFormat, l.minZoom(), l.maxZoom(), gcs)
+            : null;
+    PublishSpec publish =
+        publishSpec(l, archive == null ? output : archive.staging(), tileFormat, target, path, gcs);
     checkFormatRules(l, tileFormat, tms, target, path);
     checkContentKind(l, tileFormat, source, path);
     LayerTiling tiling = new LayerTiling(l.name(), tms, extents, l.minZoom(), l.maxZoom());
@@ -155,18 +163,35 @@ public final class JobPlan {
       return new LayerPlan(
           tiling,
           tiling.cover(boxes),
-          template(namespace, l, tms, source, sourceCrs, target, params.json()),
+          template(
+              namespace,
+              l,
+              tms,
+              source,
+              sourceCrs,
+              target,
+              keyedOutput(l, tileFormat),
+              params.json()),
           new SourceSpec(source, new CutSpec(sourceCrs, tms, l.minZoom(), l.maxZoom(), 0, 0)),
           new RenderSpec(tms, target, 0),
           publish,
-          RasterPlans.spec(l, path, tms, target, sourceCrs, raster, tileFormat, params));
+          RasterPlans.spec(l, path, tms, target, sourceCrs, raster, tileFormat, params),
+          archive);
     }
     LayerParams params = LayerParams.of(l.params(), target, tileFormat);
     RenderSpec render = new RenderSpec(tms, target, params.precision());
     return new LayerPlan(
         tiling,
         tiling.cover(boxes),
-        template(namespace, l, tms, source, sourceCrs, target, params.json()),
+        template(
+            namespace,
+            l,
+            tms,
+            source,
+            sourceCrs,
+            target,
+            keyedOutput(l, tileFormat),
+            params.json()),
         new SourceSpec(
             source,
             new CutSpec(
@@ -179,10 +204,15 @@ public final class JobPlan {
                 render.cutterGridDigits())),
         render,
         publish,
-        null);
+        null,
+        archive);
   }
 
-  /** The layer's work with a placeholder tile: everything that decides its tiles' outputs. */
+  /**
+   * The layer's work with a placeholder tile: everything that decides its tiles' outputs. {@code
+   * output} is the output format, and for an archive the tiles inside ({@code pmtiles/mvt}): a
+   * layer moved into or out of an archive is staged elsewhere, so its tiles are made again.
+   */
   private static TileWork template(
       String namespace,
       LayerSpec l,
@@ -190,6 +220,7 @@ public final class JobPlan {
       LayerSource source,
       CrsRef sourceCrs,
       CrsRef target,
+      String output,
       String params) {
     return new TileWork(
         namespace,
@@ -200,7 +231,7 @@ public final class JobPlan {
         source.identity(),
         sourceCrs.identity(),
         target.identity(),
-        l.outputFormat(),
+        output,
         params);
   }
 
@@ -336,17 +367,48 @@ public final class JobPlan {
     return out;
   }
 
-  /** The layer's tile encoding, or null when it writes rows into a PostGIS table. */
-  private static TileFormat tileFormat(LayerSpec l) {
-    return l.outputFormat().equals("postgis") ? null : TileFormat.named(l.outputFormat());
+  /** The output format as the keys see it. */
+  private static String keyedOutput(LayerSpec l, TileFormat tileFormat) {
+    return archived(l) ? l.outputFormat() + "/" + tileFormat.name() : l.outputFormat();
   }
 
-  /** Parses and checks the layer's output; nothing is written. */
-  private static PublishSpec publishSpec(
-      LayerSpec l, TileFormat format, CrsRef target, String path, GcsSettings gcs) {
-    OutputLocation location;
+  /** Whether the layer is published as one PMTiles archive. */
+  private static boolean archived(LayerSpec l) {
+    return l.outputFormat().equals(ArchiveSpec.FORMAT);
+  }
+
+  /** The encodings a PMTiles archive can hold: those its header has a tile type for. */
+  private static final Set<String> ARCHIVED_TILES =
+      Set.of("mvt", "png", "terrarium", "terrain-rgb");
+
+  /**
+   * The layer's tile encoding (for an archive, the tiles inside: {@code output.tiles}, by default
+   * MVT for features and PNG for pixels), or null when it writes rows into a PostGIS table.
+   */
+  private static TileFormat tileFormat(LayerSpec l, LayerSource source, String path) {
+    if (l.outputFormat().equals("postgis")) {
+      return null;
+    }
+    if (!archived(l)) {
+      return TileFormat.named(l.outputFormat());
+    }
+    String inside = l.outputTiles();
+    if (inside == null) {
+      inside = source instanceof RasterSource ? "png" : "mvt";
+    }
+    if (!ARCHIVED_TILES.contains(inside)) {
+      throw new JobSpecException(
+          path + ".output.tiles",
+          inside,
+          "a pmtiles archive holds tiles of one of " + new java.util.TreeSet<>(ARCHIVED_TILES));
+    }
+    return TileFormat.named(inside);
+  }
+
+  /** Parses the layer's output location; nothing is written. */
+  private static OutputLocation outputLocation(LayerSpec l, String path) {
     try {
-      location = OutputLocation.parse(l.outputUri(), l.outputFormat(), l.outputTable());
+      return OutputLocation.parse(l.outputUri(), l.outputFormat(), l.outputTable());
     } catch (IllegalArgumentException e) {
       boolean table = e instanceof OutputLocation.BadTable;
       throw new JobSpecException(
@@ -355,6 +417,19 @@ public final class JobPlan {
           e.getMessage(),
           e);
     }
+  }
+
+  /**
+   * Checks where the layer's tiles are published (for an archive, its staging area); nothing is
+   * written.
+   */
+  private static PublishSpec publishSpec(
+      LayerSpec l,
+      OutputLocation location,
+      TileFormat format,
+      CrsRef target,
+      String path,
+      GcsSettings gcs) {
     if (location instanceof OutputLocation.PostGis && PostGisTileSink.srid(target) < 0) {
       throw new JobSpecException(
           path + ".targetCrs", l.targetCrs(), "a PostGIS output needs a CRS with an EPSG code");
@@ -374,17 +449,14 @@ public final class JobPlan {
       LayerSpec l, TileFormat format, LayerSource source, String path) {
     boolean rasterOut = format instanceof RasterFormat;
     boolean rasterIn = source instanceof RasterSource;
+    String field = archived(l) ? path + ".output.tiles" : path + ".output.format";
+    String value = archived(l) ? format.name() : l.outputFormat();
     if (rasterOut && !rasterIn) {
-      throw new JobSpecException(
-          path + ".output.format",
-          l.outputFormat(),
-          l.outputFormat() + " output needs a raster source");
+      throw new JobSpecException(field, value, value + " output needs a raster source");
     }
     if (!rasterOut && rasterIn) {
       throw new JobSpecException(
-          path + ".output.format",
-          l.outputFormat(),
-          "a raster source needs a raster output (geotiff or png)");
+          field, value, "a raster source needs a raster output (geotiff or png)");
     }
   }
 
@@ -393,6 +465,11 @@ public final class JobPlan {
       LayerSpec l, TileFormat format, TileMatrixSet tms, CrsRef target, String path) {
     if (format == null) {
       return;
+    }
+    if (archived(l) && !tms.id().equals("WebMercatorQuad")) {
+      // PMTiles addresses tiles by z/x/y of the Web Mercator pyramid only.
+      throw new JobSpecException(
+          path + ".tileMatrixSet", l.tileMatrixSet(), "pmtiles output needs WebMercatorQuad tiles");
     }
     String set = format.requiredTileMatrixSet();
     if (set != null && !tms.id().equals(set)) {

@@ -34,9 +34,12 @@ public record JobSpec(String namespace, List<LayerSpec> layers) {
    * @param targetCrs the output CRS as spelled
    * @param outputUri the output directory, {@code file:} URI, {@code gs://bucket/prefix}, or the
    *     {@code jdbc:postgresql:} URL of a PostGIS database
-   * @param outputFormat {@code geojson}, {@code flatgeobuf}, {@code mvt} or {@code postgis}
+   * @param outputFormat a tile encoding ({@code geojson}, {@code flatgeobuf}, {@code mvt}, a raster
+   *     encoding), {@code pmtiles} (one archive of the layer) or {@code postgis}
    * @param outputTable the table ({@code name} or {@code schema.name}) of a {@code postgis} output,
    *     else null
+   * @param outputTiles the encoding of the tiles inside a {@code pmtiles} archive as the job gives
+   *     it, else null (the default of the layer's kind)
    * @param params the byte-changing parameters the job sets, as canonical JSON ({@code {}} when
    *     none; the defaults are filled in at planning by {@link LayerParams})
    */
@@ -55,6 +58,7 @@ public record JobSpec(String namespace, List<LayerSpec> layers) {
       String outputUri,
       String outputFormat,
       String outputTable,
+      String outputTiles,
       String params) {
 
     /** Copies the extent list. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.tilebeam.io.format.TileFormat;
+import io.tilebeam.io.sink.ArchiveSpec;
 import io.tilebeam.io.source.JsonLimits;
 import io.tilebeam.io.source.SourceFieldException;
 import io.tilebeam.io.source.SourceFormat;
@@ -173,18 +174,28 @@ public final class JobSpecParser {
           path + ".name", name, "must match " + TileWork.LAYER_NAME.pattern());
     }
     if (name.startsWith("_")) {
-      // Beside the layers, an output holds `_failed/` (dead letters) and `_tmp/` (temporary
-      // objects, which `reap` deletes): a layer must never be mistaken for either.
+      // Beside the layers, an output holds `_failed/` (dead letters), `_tmp/` (temporary objects,
+      // which `reap` deletes) and `_staging/` (archived layers' tiles): a layer must never be
+      // mistaken for any of them.
       throw new JobSpecException(
-          path + ".name", name, "must not start with '_' (reserved for _failed and _tmp)");
+          path + ".name",
+          name,
+          "must not start with '_' (reserved for _failed, _tmp and _staging)");
     }
     JsonNode source = object(node, "source", path + ".source");
     allowOnly(source, path + ".source.", sourceFields());
     SourceFormat sourceFormat = sourceFormat(source, path + ".source.format");
     SourceOptions options = sourceOptions(source, sourceFormat, path + ".source");
     JsonNode output = object(node, "output", path + ".output");
-    allowOnly(output, path + ".output.", Set.of("uri", "format", "table"));
+    allowOnly(output, path + ".output.", Set.of("uri", "format", "table", "tiles"));
     String outputFormat = choice(output, "format", path + ".output.format", OUTPUT_FORMATS);
+    String outputTiles = optionalText(output, "tiles", path + ".output.tiles");
+    if (outputTiles != null && !outputFormat.equals(ArchiveSpec.FORMAT)) {
+      throw new JobSpecException(
+          path + ".output.tiles",
+          outputTiles,
+          "names the tiles inside a pmtiles archive; output.format is " + outputFormat);
+    }
     int[] zooms = zooms(node.get("zooms"), path + ".zooms");
     List<String> uris = sourceUris(source, sourceFormat, path + ".source.uri");
     return new LayerSpec(
@@ -202,6 +213,7 @@ public final class JobSpecParser {
         text(output, "uri", path + ".output.uri"),
         outputFormat,
         optionalText(output, "table", path + ".output.table"),
+        outputTiles,
         sourceFormat.raster()
             ? RasterParamsParser.check(node.get("params"), path + ".params")
             : params(node.get("params"), path + ".params"));
@@ -236,8 +248,9 @@ public final class JobSpecParser {
 
   private static Set<String> outputFormats() {
     Set<String> all = new LinkedHashSet<>();
-    TileFormat.ALL.forEach(f -> all.add(f.name()));
+    TileFormat.all().forEach(f -> all.add(f.name()));
     all.add("postgis");
+    all.add(ArchiveSpec.FORMAT);
     return Set.copyOf(all);
   }
 

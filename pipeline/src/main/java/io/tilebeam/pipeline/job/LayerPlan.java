@@ -1,6 +1,7 @@
 package io.tilebeam.pipeline.job;
 
 import io.tilebeam.io.raster.RasterSpec;
+import io.tilebeam.io.sink.ArchiveSpec;
 import io.tilebeam.io.sink.PublishSpec;
 import io.tilebeam.io.source.SourceSpec;
 import io.tilebeam.transforms.key.TileWork;
@@ -19,6 +20,8 @@ import java.io.Serializable;
  * @param render ReprojectTiles: CRSs, buffer, precision
  * @param publish PublishTiles: output location and format
  * @param raster RenderRasters: how a raster layer's tiles are made; null for a vector layer
+ * @param archive the pack stage: the PMTiles archive the layer's tiles are packed into (and {@code
+ *     publish} is then its staging area); null for a layer published tile by tile
  */
 public record LayerPlan(
     LayerTiling tiling,
@@ -27,7 +30,8 @@ public record LayerPlan(
     SourceSpec source,
     RenderSpec render,
     PublishSpec publish,
-    RasterSpec raster)
+    RasterSpec raster,
+    ArchiveSpec archive)
     implements Serializable {
 
   /** The layer's name. */
