@@ -62,7 +62,8 @@ final class ComponentFixer {
         origin.add(i);
       }
     }
-    List<Polygon> merged = mergeOverlapping(polygons, origin, report.overlapping());
+    List<Polygon> merged =
+        mergeOverlapping(polygons, origin, g.getNumGeometries(), report.overlapping());
     Geometry out = f.createMultiPolygon(adopt(merged, orphans, f).toArray(Polygon[]::new));
     // A fix may leave a polygon inside another (land drawn twice): one more pass drops it.
     PolygonValidity.Report again = PolygonValidity.check(out);
@@ -170,15 +171,16 @@ final class ComponentFixer {
   }
 
   /**
-   * The polygons with every group of overlapping ones (by the pairs the check found, between
-   * polygons of the original geometry) replaced by its union.
+   * The polygons with every group of overlapping ones (by the pairs the check found, between the
+   * {@code originals} polygons of the original geometry) replaced by its union. A pair may name a
+   * polygon that left no part (nested in another, or fixed into nothing): it still joins the groups
+   * on both its sides.
    */
   private List<Polygon> mergeOverlapping(
-      List<Polygon> polygons, List<Integer> origin, List<int[]> overlapping) {
+      List<Polygon> polygons, List<Integer> origin, int originals, List<int[]> overlapping) {
     if (overlapping.isEmpty()) {
       return polygons;
     }
-    int originals = origin.isEmpty() ? 0 : origin.get(origin.size() - 1) + 1;
     int[] parent = new int[originals];
     for (int i = 0; i < originals; i++) {
       parent[i] = i;

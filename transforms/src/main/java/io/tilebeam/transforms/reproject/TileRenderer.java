@@ -77,6 +77,16 @@ public final class TileRenderer {
         deadLetters.add(
             new FeatureFailure(
                 tile.work().layer(), piece.id(), tileRef, e.errorClass(), e.getMessage()));
+      } catch (RuntimeException e) {
+        // A geometry that trips a fault in rounding or repair costs itself, not the run: the
+        // piece is dead-lettered with what went wrong, and the tile and every other go on.
+        deadLetters.add(
+            new FeatureFailure(
+                tile.work().layer(),
+                piece.id(),
+                tileRef,
+                "repair",
+                "could not be rendered: " + e.getClass().getSimpleName() + ": " + e.getMessage()));
       }
     }
     out.sort(ORDER);
