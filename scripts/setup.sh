@@ -4,8 +4,9 @@
 # (and make FlatGeobuf and PostGIS sources with), curl and python3 for the Flink session script,
 # PostgreSQL 15 with PostGIS 3 (Debian's packages) for the PostGIS tests, which start their own
 # cluster with initdb/pg_ctl as the postgres user, and Node.js with npm for the reference readers
-# of the formats that have one in JavaScript (the `pmtiles` package, installed from npm into
-# $TILEBEAM_NPM, by default ~/.cache/tilebeam-npm, where the tests find it).
+# and writers of the formats that have one in JavaScript (the npm packages `pmtiles`, `hyparquet`
+# and `hyparquet-writer`, installed into $TILEBEAM_NPM, by default ~/.cache/tilebeam-npm, where the
+# tests find them).
 set -euo pipefail
 missing=()
 command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
@@ -26,8 +27,15 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 npm_prefix="${TILEBEAM_NPM:-$HOME/.cache/tilebeam-npm}"
-if [[ ! -f "$npm_prefix/node_modules/pmtiles/package.json" ]]; then
-  echo "setup: installing the npm package pmtiles@4.5.0 into $npm_prefix" >&2
-  mkdir -p "$npm_prefix"
-  npm install --silent --no-audit --no-fund --prefix "$npm_prefix" pmtiles@4.5.0 >/dev/null
-fi
+npm_packages=(pmtiles@4.5.0 hyparquet@1.33.0 hyparquet-writer@0.17.0)
+for package in "${npm_packages[@]}"; do
+  name="${package%@*}"
+  version="${package##*@}"
+  installed="$npm_prefix/node_modules/$name/package.json"
+  if [[ ! -f "$installed" ]] || ! grep -q "\"version\": \"$version\"" "$installed"; then
+    echo "setup: installing the npm packages ${npm_packages[*]} into $npm_prefix" >&2
+    mkdir -p "$npm_prefix"
+    npm install --silent --no-audit --no-fund --prefix "$npm_prefix" "${npm_packages[@]}" >/dev/null
+    break
+  fi
+done

@@ -41,6 +41,15 @@ public final class MvtFormat implements TileFormat {
 
   private static final long serialVersionUID = 1L;
 
+  /**
+   * A ring smaller than the default tolerance (one grid unit) is no polygon the grid can draw: the
+   * encoder would leave it out, and kept until then it only costs repairs.
+   */
+  @Override
+  public boolean dropsSpecks() {
+    return true;
+  }
+
   @Override
   public String name() {
     return "mvt";

@@ -11,6 +11,7 @@ import org.locationtech.jts.geom.Point;
 import org.locationtech.jts.geom.Polygon;
 import org.locationtech.jts.geom.PrecisionModel;
 import org.locationtech.jts.geom.util.AffineTransformation;
+import org.locationtech.jts.geom.util.GeometryFixer;
 import org.locationtech.jts.precision.GeometryPrecisionReducer;
 
 /**
@@ -52,8 +53,26 @@ final class MvtGeometry {
     return new MvtGeometry(tile, extent).encode(g);
   }
 
+  /**
+   * The geometry snapped onto the grid, staying valid. The renderer's check accepts a few rings
+   * that JTS's overlay refuses to reduce (it throws "Reduction failed" on real coastlines at low
+   * zooms): those are fixed in grid units first, and if that too fails, snapped point by point and
+   * fixed, so that one feature never fails its whole tile.
+   */
+  private static Geometry onGrid(Geometry inGridUnits) {
+    try {
+      return GeometryPrecisionReducer.reduce(inGridUnits, GRID);
+    } catch (RuntimeException e) {
+      try {
+        return GeometryPrecisionReducer.reduce(GeometryFixer.fix(inGridUnits), GRID);
+      } catch (RuntimeException e2) {
+        return GeometryFixer.fix(GeometryPrecisionReducer.reducePointwise(inGridUnits, GRID));
+      }
+    }
+  }
+
   private Commands encode(Geometry g) {
-    Geometry grid = GeometryPrecisionReducer.reduce(toGrid.transform(g), GRID);
+    Geometry grid = onGrid(toGrid.transform(g));
     if (grid.isEmpty()) {
       return null;
     }

@@ -63,6 +63,12 @@ final class PropertyColumns {
     return types;
   }
 
+  /** A feature's properties, parsed (once for every feature sharing their text). */
+  JsonNode properties(RenderedFeature feature) {
+    JsonNode props = parsed.get(feature.properties());
+    return props != null ? props : CanonicalJson.parse(feature.properties());
+  }
+
   /**
    * Writes a feature's FlatGeobuf property bytes, (column index, value) pairs, little-endian, as a
    * byte vector of {@code builder}, and returns the vector's offset. The pairs are assembled in one

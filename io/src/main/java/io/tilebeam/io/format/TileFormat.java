@@ -28,6 +28,15 @@ public interface TileFormat extends Serializable {
     return 0;
   }
 
+  /**
+   * Whether rings that simplification leaves smaller than its tolerance are dropped when cut: true
+   * for a format that cannot draw them (a vector tile's grid unit), false where a small island
+   * stays a triangle.
+   */
+  default boolean dropsSpecks() {
+    return false;
+  }
+
   /** The tile matrix set tiles of this format must be cut in (its grid is the tile's), or null. */
   default String requiredTileMatrixSet() {
     return null;
@@ -92,6 +101,7 @@ public interface TileFormat extends Serializable {
             new GeoJsonFormat(),
             new FlatGeobufFormat(),
             new MvtFormat(),
+            new GeoParquetFormat(),
             RasterFormat.GEOTIFF,
             RasterFormat.PNG,
             RasterFormat.TERRARIUM,

@@ -24,6 +24,22 @@ public interface FeatureReader extends AutoCloseable {
       throws IOException;
 
   /**
+   * As {@link #forEach(SourceSplit, Consumer, Consumer)}, for a reader that can leave parts of the
+   * split unread: a part whose box (in the source CRS) {@code wanted} refuses holds no feature any
+   * claimed tile needs. By default the whole split is read.
+   *
+   * @throws IOException when the source cannot be read
+   */
+  default void forEach(
+      SourceSplit split,
+      java.util.function.Predicate<Bounds> wanted,
+      Consumer<Feature> action,
+      Consumer<BadFeature> bad)
+      throws IOException {
+    forEach(split, action, bad);
+  }
+
+  /**
    * Calls {@code action} once for every usable feature whose box meets one of {@code boxes} (in the
    * source CRS), {@code bad} for each one that cannot be used. Only an {@link LayerSource#indexed()
    * indexed} source reads this way.

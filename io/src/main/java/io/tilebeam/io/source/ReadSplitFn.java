@@ -60,6 +60,7 @@ final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
     try (FeatureReader source = spec.source().open(retry)) {
       source.forEach(
           c.element(),
+          cutter == null ? null : box -> cutter.mayMeet(box, filter),
           f -> {
             cutting.countRead();
             if (spread) {

@@ -14,6 +14,7 @@ public final class SourceFormats {
           new GeoJsonSourceFormat(),
           new GeoJsonSeqSourceFormat(),
           new FlatGeobufSourceFormat(),
+          new GeoParquetSourceFormat(),
           new PostGisSourceFormat(),
           new GeoTiffSourceFormat());
 

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
@@ -36,32 +34,13 @@ public final class ReferenceReader {
         w.write('\n');
       }
     }
-    Path script = dir.resolve("read-pmtiles.cjs");
-    if (!Files.exists(script)) {
-      try (InputStream in = ReferenceReader.class.getResourceAsStream("read-pmtiles.cjs")) {
-        Files.copy(in, script);
-      }
-    }
-    String npm =
-        System.getenv()
-            .getOrDefault(
-                "TILEBEAM_NPM",
-                Path.of(System.getProperty("user.home"), ".cache", "tilebeam-npm").toString());
-    ProcessBuilder pb =
-        new ProcessBuilder("node", script.toString(), archive.toString(), expected.toString())
-            .redirectErrorStream(true);
-    pb.environment().put("NODE_PATH", Path.of(npm, "node_modules").toString());
-    Process p;
-    try {
-      p = pb.start();
-    } catch (IOException e) {
-      throw new IOException("node is not installed; scripts/setup.sh installs it", e);
-    }
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (p.waitFor() != 0) {
-      throw new IOException(
-          "the npm pmtiles reader failed (scripts/setup.sh installs it into " + npm + "): " + out);
-    }
+    String out =
+        io.tilebeam.io.source.NodeScripts.run(
+            ReferenceReader.class,
+            "read-pmtiles.cjs",
+            dir,
+            archive.toString(),
+            expected.toString());
     return new ObjectMapper().readTree(out);
   }
 }

@@ -30,14 +30,14 @@ class SourceFormatRegistryTest {
     Set<String> names = new HashSet<>();
     SourceFormats.ALL.forEach(f -> assertTrue(names.add(f.name()), f.name()));
     assertEquals(
-        List.of("flatgeobuf", "geojson", "geojsonseq", "geotiff", "postgis"),
+        List.of("flatgeobuf", "geojson", "geojsonseq", "geoparquet", "geotiff", "postgis"),
         SourceFormats.names());
     assertTrue(SourceFormats.named("shapefile").isEmpty());
   }
 
   @Test
   void fieldsSayWhichFormatsTakeThem() {
-    assertEquals(List.of("flatgeobuf", "postgis"), SourceFormats.taking("idColumn"));
+    assertEquals(List.of("flatgeobuf", "geoparquet", "postgis"), SourceFormats.taking("idColumn"));
     assertEquals(List.of("geojson", "geojsonseq"), SourceFormats.taking("limits"));
     assertEquals(List.of("postgis"), SourceFormats.taking("versionQuery"));
     assertTrue(format("geojsonseq").limitFields().contains("maxRecordBytes"));

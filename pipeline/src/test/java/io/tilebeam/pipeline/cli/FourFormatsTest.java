@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tilebeam.io.sink.PostGisCluster;
 import io.tilebeam.io.source.Gdal;
+import io.tilebeam.io.source.NodeScripts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -18,9 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The sample job over the sample data in each of the four source formats, the FlatGeobuf file and
- * the PostGIS table made by GDAL's {@code ogr2ogr} as users make them, publishes byte-identical
- * tiles: FlatGeobuf and PostGIS are read per tile through their indexes, GeoJSON in one pass.
+ * The sample job over the sample data in each of the source formats, the FlatGeobuf file and the
+ * PostGIS table made by GDAL's {@code ogr2ogr} as users make them, the GeoParquet file by the npm
+ * package hyparquet-writer (this GDAL has no Parquet driver), publishes byte-identical tiles:
+ * FlatGeobuf and PostGIS are read per tile through their indexes, GeoJSON in one pass.
  */
 @Tag("slow")
 class FourFormatsTest {
@@ -93,6 +95,25 @@ class FourFormatsTest {
         run(
             "fgb-noindex",
             "uri: " + dir.resolve("islands-noindex.fgb") + "\n      format: flatgeobuf\n"));
+  }
+
+  /**
+   * GeoParquet written by an independent writer (npm hyparquet-writer: dictionary pages, Snappy, a
+   * bbox covering column), four rows a row group, each row group a split of its own.
+   */
+  @Test
+  void geoParquetReadByRowGroups() throws Exception {
+    Path file = dir.resolve("islands.parquet");
+    NodeScripts.run(
+        NodeScripts.class,
+        "write-geoparquet.mjs",
+        dir,
+        TestJobs.SAMPLE_SOURCE,
+        file.toString(),
+        "4");
+    assertEquals(
+        geoJsonTiles,
+        run("geoparquet", "uri: " + file + "\n      format: geoparquet\n      idColumn: id\n"));
   }
 
   @Test

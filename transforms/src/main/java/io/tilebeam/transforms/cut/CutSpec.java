@@ -9,7 +9,11 @@ import java.io.Serializable;
  * which zooms, with which buffer around each tile and which simplification, both in pixels of the
  * zoom being cut. {@code gridDigits}, when not -1, rounds the pieces onto the output grid of that
  * many decimals at the cutter ({@link GridPiece}): only right where the target CRS is the matrix
- * set's, so that the renderer's own rounding would make the same coordinates.
+ * set's, so that the renderer's own rounding would make the same coordinates. {@code dropsSpecks}
+ * drops, after simplification, a ring smaller than the tolerance in both directions (a speck): for
+ * an output that cannot draw it (a vector tile's grid unit is the tolerance), where keeping every
+ * island as a triangle made a low zoom of real coastlines thousands of overlapping triangles to
+ * repair.
  */
 public record CutSpec(
     CrsRef sourceCrs,
@@ -18,8 +22,29 @@ public record CutSpec(
     int maxZoom,
     double bufferPixels,
     double simplifyPixels,
-    int gridDigits)
+    int gridDigits,
+    boolean dropsSpecks)
     implements Serializable {
+
+  /** A spec that keeps every ring, however small simplification leaves it. */
+  public CutSpec(
+      CrsRef sourceCrs,
+      TileMatrixSet tileMatrixSet,
+      int minZoom,
+      int maxZoom,
+      double bufferPixels,
+      double simplifyPixels,
+      int gridDigits) {
+    this(
+        sourceCrs,
+        tileMatrixSet,
+        minZoom,
+        maxZoom,
+        bufferPixels,
+        simplifyPixels,
+        gridDigits,
+        false);
+  }
 
   /** A spec whose pieces stay in full precision (WKB). */
   public CutSpec(
@@ -29,7 +54,7 @@ public record CutSpec(
       int maxZoom,
       double bufferPixels,
       double simplifyPixels) {
-    this(sourceCrs, tileMatrixSet, minZoom, maxZoom, bufferPixels, simplifyPixels, -1);
+    this(sourceCrs, tileMatrixSet, minZoom, maxZoom, bufferPixels, simplifyPixels, -1, false);
   }
 
   /** Checks the zooms, buffer, tolerance and grid. */

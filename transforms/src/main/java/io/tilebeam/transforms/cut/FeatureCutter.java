@@ -1,5 +1,6 @@
 package io.tilebeam.transforms.cut;
 
+import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.crs.CoordinateTransformer;
 import io.tilebeam.transforms.crs.CrsResolver;
 import io.tilebeam.transforms.crs.CrsTransforms;
@@ -9,6 +10,7 @@ import io.tilebeam.transforms.feature.FeaturePiece;
 import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.repair.GeometryRepair;
 import io.tilebeam.transforms.tiling.TileId;
+import io.tilebeam.transforms.tiling.TileMatrix;
 import java.util.List;
 import java.util.function.BiConsumer;
 import org.locationtech.jts.geom.CoordinateSequence;
@@ -56,7 +58,7 @@ public final class FeatureCutter {
   /** A cutter for one layer. */
   public FeatureCutter(CutSpec spec) {
     this.spec = spec;
-    this.cutter = new TileCutter(spec.tileMatrixSet(), spec.bufferPixels());
+    this.cutter = new TileCutter(spec.tileMatrixSet(), spec.bufferPixels(), spec.dropsSpecks());
     this.toTms =
         new CoordinateTransformer(
             CrsTransforms.operation(spec.sourceCrs(), spec.tileMatrixSet().crs())
@@ -68,6 +70,64 @@ public final class FeatureCutter {
     this.geographic = Antimeridian.appliesTo(spec.sourceCrs());
     this.gated = !FeatureTiles.boxPreserving(spec.sourceCrs(), spec.tileMatrixSet());
     this.domain = domainOf(spec);
+  }
+
+  /**
+   * Boxes spanning more tiles than this at a zoom are not looked at tile by tile: they may meet.
+   */
+  private static final long MAX_TILES_LOOKED_AT = 1 << 16;
+
+  /**
+   * Whether features lying in {@code box} (in the source CRS) may have a piece in a tile {@code
+   * filter} wants: false only when, at every zoom, no wanted tile (grown by the buffer) meets the
+   * box. Lets a reader skip a part of its source (a Parquet row group) by its statistics; when the
+   * box cannot be placed, or spans too many tiles to look at, the answer is yes.
+   */
+  public boolean mayMeet(Bounds box, TileFilter filter) {
+    List<Bounds> inTms;
+    try {
+      inTms = CrsTransforms.transform(box, spec.sourceCrs(), spec.tileMatrixSet().crs());
+    } catch (TransformException | RuntimeException e) {
+      return true;
+    }
+    for (Bounds b : inTms) {
+      if (!Double.isFinite(b.minX()) || !Double.isFinite(b.maxY())) {
+        return true;
+      }
+      for (int z = spec.minZoom(); z <= spec.maxZoom(); z++) {
+        if (meets(b, z, filter)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private boolean meets(Bounds b, int z, TileFilter filter) {
+    TileMatrix m = spec.tileMatrixSet().matrix(z);
+    Stripes columns = Stripes.columns(m, spec.bufferPixels());
+    Stripes rows = Stripes.rows(m, spec.bufferPixels());
+    long c0 = columns.first(b.minX(), b.maxX());
+    long c1 = columns.last(b.minX(), b.maxX());
+    long r0 = rows.first(b.minY(), b.maxY());
+    long r1 = rows.last(b.minY(), b.maxY());
+    if (c0 < 0 || r0 < 0 || c1 < c0 || r1 < r0) {
+      return false;
+    }
+    if ((c1 - c0 + 1) * (r1 - r0 + 1) > MAX_TILES_LOOKED_AT) {
+      return true;
+    }
+    for (long c = c0; c <= c1; c++) {
+      if (!filter.wantsColumn(z, c)) {
+        continue;
+      }
+      for (long r = r0; r <= r1; r++) {
+        if (filter.wants(z, c, r)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**

@@ -32,11 +32,21 @@ public final class TileCutter {
 
   private final TileMatrixSet tms;
   private final double bufferPixels;
+  private final boolean dropsSpecks;
 
   /** A cutter for tiles of {@code tms} grown by {@code bufferPixels} on every side. */
   public TileCutter(TileMatrixSet tms, double bufferPixels) {
+    this(tms, bufferPixels, false);
+  }
+
+  /**
+   * A cutter that also drops the rings simplification leaves smaller than its tolerance ({@link
+   * CutSpec#dropsSpecks()}).
+   */
+  public TileCutter(TileMatrixSet tms, double bufferPixels, boolean dropsSpecks) {
     this.tms = tms;
     this.bufferPixels = bufferPixels;
+    this.dropsSpecks = dropsSpecks;
   }
 
   /**
@@ -136,6 +146,12 @@ public final class TileCutter {
     }
   }
 
+  /** Whether a ring is smaller than {@code tolerance} both across and down. */
+  private static boolean isSpeck(PointBuffer ring, double tolerance) {
+    double[] b = bounds(ring);
+    return b[2] - b[0] < tolerance && b[3] - b[1] < tolerance;
+  }
+
   private static long cell(long x, long y) {
     return (x << 32) | y;
   }
@@ -147,6 +163,9 @@ public final class TileCutter {
       PointBuffer points = ringPoints(ring.getCoordinateSequence(), r == 0);
       if (zoom.tolerance() > 0) {
         points = Simplifier.ring(points, zoom.tolerance());
+        if (dropsSpecks && isSpeck(points, zoom.tolerance())) {
+          continue;
+        }
       }
       if (points.size() < 3) {
         continue;

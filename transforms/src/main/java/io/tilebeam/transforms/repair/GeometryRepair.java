@@ -60,6 +60,9 @@ public final class GeometryRepair {
     this.components = new ComponentFixer(precision);
   }
 
+  /** Passes of the component fixer before the last rung. */
+  private static final int COMPONENT_PASSES = 4;
+
   /** A repair whose results lie on the grid of {@code digits} decimal places. */
   public static GeometryRepair onGrid(int digits) {
     return new GeometryRepair(new PrecisionModel(Math.pow(10, digits)));
@@ -104,9 +107,21 @@ public final class GeometryRepair {
       }
     }
     if (!split.isEmpty()) {
-      ComponentFixer.Fixed byComponent = components.fix(split, report);
-      if (!byComponent.geometry().isEmpty() && byComponent.report().valid()) {
-        return new Repaired(byComponent.geometry(), Rung.COMPONENTS);
+      // Merging overlapping components and snapping the merge to the grid can leave a few new
+      // faults among thousands of components (a country's islands at a low zoom): a further pass
+      // over what is left costs little, the last rung over everything can take minutes.
+      Geometry current = split;
+      PolygonValidity.Report faults = report;
+      for (int pass = 0; pass < COMPONENT_PASSES; pass++) {
+        ComponentFixer.Fixed byComponent = components.fix(current, faults);
+        if (byComponent.geometry().isEmpty()) {
+          break;
+        }
+        if (byComponent.report().valid()) {
+          return new Repaired(byComponent.geometry(), Rung.COMPONENTS);
+        }
+        current = byComponent.geometry();
+        faults = byComponent.report();
       }
     }
     return lastRung(g);
