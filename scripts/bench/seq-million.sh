@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A 1,000,000-polygon GeoJSONSeq job on Flink [local] with -Xmx1g, against ogr2ogr -t_srs over the
 # same file. Prints features/s read and tiles/s end to end for tilebeam, and ogr2ogr's features/s.
-# Then the same squares as an indexed FlatGeobuf, read per group of claimed tiles, and checks both give the same tiles.
+# Then the same squares as an indexed FlatGeobuf, read per group of claimed tiles, and as GeoParquet
+# (written by the npm package hyparquet-writer, Snappy, 65,536 rows a row group as GDAL writes
+# them), read by row groups; checks all three give the same tiles.
 # Usage: scripts/bench/seq-million.sh [FEATURES] [runner options, default: those of `run`]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -85,4 +87,19 @@ if diff -r -q "$work/out/squares" "$work/out-fgb/squares" > /dev/null; then
   echo "tiles from GeoJSONSeq and from FlatGeobuf: identical"
 else
   echo "tiles from GeoJSONSeq and from FlatGeobuf: DIFFERENT"; exit 1
+fi
+
+# The same squares as GeoParquet 1.1 with a bbox covering column, written by an independent writer
+# (this GDAL has no Parquet driver); its time to write is not counted.
+NODE_PATH="${TILEBEAM_NPM:-$HOME/.cache/tilebeam-npm}/node_modules" node --max-old-space-size=8192 \
+  io/src/test/resources/io/tilebeam/io/source/write-geoparquet.mjs \
+  "$work/squares.geojsonseq" "$work/squares.parquet" 65536 > /dev/null
+echo "GeoParquet input: $(du -m "$work/squares.parquet" | cut -f1) MB"
+sed -e "s#uri: $work/squares.geojsonseq, format: geojsonseq#uri: $work/squares.parquet, format: geoparquet, idColumn: id#" \
+  -e "s#uri: $work/out,#uri: $work/out-parquet,#" "$work/job.yaml" > "$work/job-parquet.yaml"
+run_tilebeam job-parquet "tilebeam over GeoParquet, read by row groups"
+if diff -r -q "$work/out/squares" "$work/out-parquet/squares" > /dev/null; then
+  echo "tiles from GeoJSONSeq and from GeoParquet: identical"
+else
+  echo "tiles from GeoJSONSeq and from GeoParquet: DIFFERENT"; exit 1
 fi

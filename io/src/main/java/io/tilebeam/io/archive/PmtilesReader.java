@@ -30,6 +30,18 @@ public final class PmtilesReader implements AutoCloseable {
   private final Ranges archive;
   private final PmtilesHeader header;
 
+  /**
+   * Directories decoded, by offset (the root at -1): a look-up of every tile in id order (the check
+   * before a publish) decodes each leaf once instead of once a tile.
+   */
+  private final java.util.LinkedHashMap<Long, List<PmtilesEntry>> directories =
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<Long, List<PmtilesEntry>> e) {
+          return size() > 16;
+        }
+      };
+
   private PmtilesReader(Ranges archive, PmtilesHeader header) {
     this.archive = archive;
     this.header = header;
@@ -136,16 +148,24 @@ public final class PmtilesReader implements AutoCloseable {
    */
   public PmtilesEntry entry(int z, long x, long y) throws IOException {
     long id = HilbertTileId.of(z, x, y);
-    List<PmtilesEntry> dir =
-        PmtilesDirectory.decode(slice(header.rootOffset(), header.rootLength()));
+    List<PmtilesEntry> dir = directory(-1, header.rootOffset(), header.rootLength());
     for (int depth = 0; depth < 4; depth++) {
       PmtilesEntry e = find(dir, id);
       if (e == null || e.runLength() > 0) {
         return e;
       }
-      dir = PmtilesDirectory.decode(slice(header.leavesOffset() + e.offset(), e.length()));
+      dir = directory(e.offset(), header.leavesOffset() + e.offset(), e.length());
     }
     throw new IOException("the archive's directories nest deeper than 3 leaves");
+  }
+
+  private List<PmtilesEntry> directory(long key, long offset, long length) throws IOException {
+    List<PmtilesEntry> dir = directories.get(key);
+    if (dir == null) {
+      dir = PmtilesDirectory.decode(slice(offset, length));
+      directories.put(key, dir);
+    }
+    return dir;
   }
 
   /** The entry covering {@code id}: the last one starting at or before it, if it reaches it. */

@@ -9,6 +9,8 @@ import javax.measure.Unit;
 import org.apache.sis.measure.Units;
 import org.apache.sis.metadata.iso.citation.Citations;
 import org.apache.sis.referencing.IdentifiedObjects;
+import org.apache.sis.referencing.datum.DatumOrEnsemble;
+import org.apache.sis.referencing.datum.DefaultDatumEnsemble;
 import org.opengis.metadata.Identifier;
 import org.opengis.parameter.GeneralParameterValue;
 import org.opengis.parameter.ParameterValue;
@@ -61,7 +63,14 @@ final class Projjson {
     ObjectNode o = JSON.objectNode();
     o.put("type", "GeographicCRS");
     o.put("name", name(g));
-    o.set("datum", datum(g.getDatum()));
+    GeodeticDatum datum = DatumOrEnsemble.asDatum(g);
+    java.util.Optional<DefaultDatumEnsemble<GeodeticDatum>> ensemble =
+        DatumOrEnsemble.asEnsemble(datum);
+    if (ensemble.isPresent()) {
+      o.set("datum_ensemble", ensemble(ensemble.get(), datum.getEllipsoid()));
+    } else {
+      o.set("datum", datum(datum));
+    }
     o.set("coordinate_system", cs(g.getCoordinateSystem(), "ellipsoidal"));
     id(o, g);
     return o;
@@ -78,11 +87,38 @@ final class Projjson {
     return o;
   }
 
+  /**
+   * A datum ensemble (EPSG:4326's WGS 84 is one since EPSG 10): its members, ellipsoid and accuracy
+   * in metres.
+   */
+  private static ObjectNode ensemble(DefaultDatumEnsemble<GeodeticDatum> e, Ellipsoid ellipsoid) {
+    ObjectNode o = JSON.objectNode();
+    o.put("name", name(e));
+    ArrayNode members = o.putArray("members");
+    for (GeodeticDatum m : e.getMembers()) {
+      ObjectNode member = members.addObject();
+      member.put("name", name(m));
+      id(member, m);
+    }
+    ellipsoid(o, ellipsoid);
+    double accuracy = e.getLinearAccuracy();
+    if (Double.isFinite(accuracy)) {
+      o.put("accuracy", String.valueOf(accuracy));
+    }
+    id(o, e);
+    return o;
+  }
+
   private static ObjectNode datum(GeodeticDatum d) {
     ObjectNode o = JSON.objectNode();
     o.put("type", "GeodeticReferenceFrame");
     o.put("name", name(d));
-    Ellipsoid e = d.getEllipsoid();
+    ellipsoid(o, d.getEllipsoid());
+    id(o, d);
+    return o;
+  }
+
+  private static void ellipsoid(ObjectNode o, Ellipsoid e) {
     ObjectNode ellipsoid = o.putObject("ellipsoid");
     ellipsoid.put("name", name(e));
     ellipsoid.put("semi_major_axis", e.getSemiMajorAxis());
@@ -93,8 +129,6 @@ final class Projjson {
       ellipsoid.put("inverse_flattening", e.getInverseFlattening());
     }
     id(ellipsoid, e);
-    id(o, d);
-    return o;
   }
 
   private static ObjectNode conversion(Conversion c) {

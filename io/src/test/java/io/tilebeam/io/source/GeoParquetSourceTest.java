@@ -83,6 +83,49 @@ class GeoParquetSourceTest {
     assertTrue(source.identity().startsWith("sha256:"), source.identity());
   }
 
+  /**
+   * In Google Cloud Storage (the in-process {@link io.tilebeam.io.sink.GcsStandIn}, spoken to by
+   * the real client): the same features as the local file, read by ranged requests pinned to the
+   * generation planned; a row group skipped costs no request.
+   */
+  @Test
+  void aGcsObjectIsReadByRangesPinnedToItsGeneration() throws Exception {
+    Path file = write(SAMPLE, "islands.parquet", 5);
+    try (io.tilebeam.io.sink.GcsStandIn server = io.tilebeam.io.sink.GcsStandIn.start()) {
+      server.createBucket("data");
+      io.tilebeam.io.storage.GcsSettings settings =
+          new io.tilebeam.io.storage.GcsSettings(
+              server.endpoint(), "test", io.tilebeam.io.retry.RetryPolicy.DEFAULT);
+      com.google.cloud.storage.Storage storage = settings.open();
+      storage.create(
+          com.google.cloud.storage.BlobInfo.newBuilder(
+                  com.google.cloud.storage.BlobId.of("data", "islands.parquet"))
+              .build(),
+          Files.readAllBytes(file));
+      io.tilebeam.io.storage.GcsSettings.closeQuietly(storage);
+      SourceOptions options = new SourceOptions("id", null, null, null, null, null, null);
+      LayerSource remote =
+          SourceFormats.named("geoparquet")
+              .orElseThrow()
+              .resolve("gs://data/islands.parquet", options, settings);
+      assertTrue(remote.identity().startsWith("gcs:"), remote.identity());
+      int before = server.requests().size();
+      assertEquals(byId(readAll(resolve(file, "id"))), byId(readAll(remote)));
+      List<String> reads = server.requests().subList(before, server.requests().size());
+      assertTrue(reads.stream().allMatch(q -> q.contains("generation=")), reads.toString());
+
+      // Every row group refused: only the footer is read.
+      int beforeSkip = server.requests().size();
+      try (FeatureReader reader = remote.open(null)) {
+        for (SourceSplit split : remote.splits("islands")) {
+          reader.forEach(split, box -> false, f -> assertFalse(true), bad -> assertFalse(true));
+        }
+      }
+      List<String> skipped = server.requests().subList(beforeSkip, server.requests().size());
+      assertTrue(skipped.size() <= 3, "the footer only: " + skipped);
+    }
+  }
+
   @Test
   void theCrsComesFromTheGeoMetadata() throws Exception {
     Path seq = dir.resolve("m.geojsonl");
