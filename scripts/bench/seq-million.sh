@@ -19,17 +19,8 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 # Seeded squares of about 200 m over western Europe, one Feature a line.
-python3 - "$features" "$work/squares.geojsonseq" <<'PY'
-import random, sys
-n, path = int(sys.argv[1]), sys.argv[2]
-rnd = random.Random(42)
-with open(path, "w") as out:
-    for i in range(n):
-        x, y, d = rnd.uniform(-10, 30), rnd.uniform(36, 60), 0.002
-        out.write('{"type":"Feature","id":%d,"geometry":{"type":"Polygon","coordinates":'
-                  '[[[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f],[%.6f,%.6f]]]},'
-                  '"properties":{"n":%d}}\n' % (i, x, y, x + d, y, x + d, y + d, x, y + d, x, y, i % 97))
-PY
+source scripts/bench/data.sh
+make_squares "$features" "$work/squares.geojsonseq"
 echo "input: $features polygons, $(du -m "$work/squares.geojsonseq" | cut -f1) MB"
 
 cat > "$work/job.yaml" <<JOB

@@ -5,7 +5,6 @@ import com.google.cloud.storage.Blob;
 import com.google.cloud.storage.BlobId;
 import com.google.cloud.storage.BlobInfo;
 import com.google.cloud.storage.Storage;
-import com.google.cloud.storage.Storage.BlobTargetOption;
 import com.google.cloud.storage.Storage.BlobWriteOption;
 import com.google.cloud.storage.StorageException;
 import io.tilebeam.io.retry.Retrier;
@@ -34,9 +33,6 @@ import org.slf4j.LoggerFactory;
 final class GcsArchiveTarget implements ArchiveTarget, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(GcsArchiveTarget.class);
-
-  /** Conflicting writers outlasted before the pack gives up. */
-  private static final int MAX_CONFLICTS = 5;
 
   /** The boundaries of a GCS publish, where a process can die. */
   enum Step {
@@ -190,35 +186,27 @@ final class GcsArchiveTarget implements ArchiveTarget, AutoCloseable {
             .setContentType(temp.getContentType())
             .setMetadata(temp.getMetadata())
             .build();
-    Blob current = published;
-    for (int conflicts = 0; ; conflicts++) {
-      long expected = current == null ? 0L : current.getGeneration();
-      try {
-        retrier.call(
-            "copy onto " + finalInfo.getName(),
-            () ->
-                storage
-                    .copy(
-                        Storage.CopyRequest.newBuilder()
-                            .setSource(temp.getBlobId())
-                            .setTarget(finalInfo, BlobTargetOption.generationMatch(expected))
-                            .build())
-                    .getResult());
-        return ArchivePack.Outcome.WRITTEN;
-      } catch (StorageException e) {
-        if (e.getCode() != 412 || conflicts >= MAX_CONFLICTS) {
-          throw new IOException("cannot publish " + spec.uri() + ": " + e.getMessage(), e);
-        }
-      }
-      current =
-          call(() -> retrier.call("read " + finalInfo.getName(), () -> storage.get(finalObject())));
-      Map<String, String> m = current == null ? null : current.getMetadata();
-      if (m != null && attempt.equals(m.get(GcsTileSink.ATTEMPT))) {
-        return ArchivePack.Outcome.WRITTEN;
-      }
-      if (m != null && packKey.equals(m.get(ArchivePack.PACK_KEY))) {
-        return ArchivePack.Outcome.UNCHANGED;
-      }
+    try {
+      return GenerationCopy.copy(
+          storage,
+          retrier,
+          temp,
+          finalInfo,
+          published,
+          ArchivePack.Outcome.WRITTEN,
+          current -> {
+            Map<String, String> m = current == null ? null : current.getMetadata();
+            if (m != null && attempt.equals(m.get(GcsTileSink.ATTEMPT))) {
+              return ArchivePack.Outcome.WRITTEN; // our copy landed; only its answer was lost
+            }
+            // Another run's archive of the same tiles ends the publish; a different one is
+            // replaced.
+            return m != null && packKey.equals(m.get(ArchivePack.PACK_KEY))
+                ? ArchivePack.Outcome.UNCHANGED
+                : null;
+          });
+    } catch (StorageException e) {
+      throw new IOException("cannot publish " + spec.uri() + ": " + e.getMessage(), e);
     }
   }
 

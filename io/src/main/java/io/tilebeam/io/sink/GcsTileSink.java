@@ -70,9 +70,6 @@ public final class GcsTileSink implements TileSink {
   /** Uploads above this size are resumable, in chunks; smaller ones take one request. */
   static final int RESUMABLE_ABOVE = 8 << 20;
 
-  /** How often a copy may meet a final object that another writer just changed. */
-  private static final int MAX_CONFLICTS = 5;
-
   /** The boundaries between a publish's steps, where a process can die. */
   enum Step {
     /** The temporary object is uploaded. */
@@ -253,36 +250,23 @@ public final class GcsTileSink implements TileSink {
             .setContentType(temp.getContentType())
             .setMetadata(temp.getMetadata())
             .build();
-    Blob current = existing;
-    for (int conflicts = 0; ; conflicts++) {
-      long expected = current == null ? 0L : current.getGeneration();
-      try {
-        retrier.call(
-            "copy onto " + target.getName(),
-            () ->
-                storage
-                    .copy(
-                        Storage.CopyRequest.newBuilder()
-                            .setSource(temp.getBlobId())
-                            .setTarget(finalInfo, BlobTargetOption.generationMatch(expected))
-                            .build())
-                    .getResult());
-        return Outcome.WRITTEN;
-      } catch (StorageException e) {
-        if (e.getCode() != 412 || conflicts >= MAX_CONFLICTS) {
-          throw e;
-        }
-      }
-      current = retrier.call("read " + target.getName(), () -> storage.get(target));
-      if (current != null && current.getMetadata() != null) {
-        if (attempt.equals(current.getMetadata().get(ATTEMPT))) {
-          return Outcome.WRITTEN; // our copy landed; only its answer was lost
-        }
-        if (holds(current, key, checksum, crc32c)) {
-          return Outcome.UNCHANGED; // another writer published the same tile
-        }
-      }
-    }
+    return GenerationCopy.copy(
+        storage,
+        retrier,
+        temp,
+        finalInfo,
+        existing,
+        Outcome.WRITTEN,
+        current -> {
+          if (current == null || current.getMetadata() == null) {
+            return null;
+          }
+          if (attempt.equals(current.getMetadata().get(ATTEMPT))) {
+            return Outcome.WRITTEN; // our copy landed; only its answer was lost
+          }
+          // Another writer published the same tile, or a different one: copy over it.
+          return holds(current, key, checksum, crc32c) ? Outcome.UNCHANGED : null;
+        });
   }
 
   private void deleteTemp(BlobId temp) {
