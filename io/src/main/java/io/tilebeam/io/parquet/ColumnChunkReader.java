@@ -62,6 +62,30 @@ final class ColumnChunkReader {
     return null;
   }
 
+  /**
+   * Why the reader cannot read chunk {@code c}'s pages, known from the footer (its codec, its
+   * encodings), or null when it can.
+   */
+  static String refusesPages(ParquetFile.Chunk c) {
+    if (c.codec() > 2) {
+      return "column "
+          + c.column().name()
+          + " is compressed with "
+          + (c.codec() < CODECS.length ? CODECS[c.codec()] : "codec " + c.codec())
+          + "; tilebeam reads uncompressed, SNAPPY and GZIP Parquet";
+    }
+    for (int e : c.encodings()) {
+      if (e != PLAIN && e != PLAIN_DICTIONARY && e != RLE && e != RLE_DICTIONARY && e != 4) {
+        return "column "
+            + c.column().name()
+            + " is encoded "
+            + (e < ENCODINGS.length ? ENCODINGS[e] : "as " + e)
+            + "; tilebeam reads PLAIN and dictionary-encoded Parquet";
+      }
+    }
+    return null;
+  }
+
   Object[] read() throws IOException {
     String refused = refuses(column);
     if (refused != null) {

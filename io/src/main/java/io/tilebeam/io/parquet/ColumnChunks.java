@@ -9,4 +9,9 @@ public final class ColumnChunks {
   public static String refuses(ParquetFile.Column c) {
     return ColumnChunkReader.refuses(c);
   }
+
+  /** Why the reader cannot read chunk {@code c}'s pages (codec, encodings), or null. */
+  public static String refusesPages(ParquetFile.Chunk c) {
+    return ColumnChunkReader.refusesPages(c);
+  }
 }

@@ -85,6 +85,7 @@ public final class ParquetFile {
    *
    * @param column the column
    * @param codec 0 none, 1 snappy, 2 gzip, 6 zstd, …
+   * @param encodings the encodings its pages use, values and levels
    * @param start the first byte (of its dictionary page, if any)
    * @param length its bytes
    * @param values how many values, nulls included
@@ -92,7 +93,14 @@ public final class ParquetFile {
    * @param max its largest value, or null
    */
   public record Chunk(
-      Column column, int codec, long start, long length, long values, byte[] min, byte[] max) {}
+      Column column,
+      int codec,
+      List<Integer> encodings,
+      long start,
+      long length,
+      long values,
+      byte[] min,
+      byte[] max) {}
 
   /**
    * A row group.
@@ -178,7 +186,20 @@ public final class ParquetFile {
         Thrift.Struct stats = m.struct(12);
         byte[] min = stats == null ? null : first(stats.binary(6), stats.binary(2));
         byte[] max = stats == null ? null : first(stats.binary(5), stats.binary(1));
-        out.add(new Chunk(columns.get(i), m.i32(4, 0), start, length, m.i64(5, 0), min, max));
+        List<Integer> encodings = new ArrayList<>();
+        for (Object e : m.<Object>list(2)) {
+          encodings.add(((Long) e).intValue());
+        }
+        out.add(
+            new Chunk(
+                columns.get(i),
+                m.i32(4, 0),
+                List.copyOf(encodings),
+                start,
+                length,
+                m.i64(5, 0),
+                min,
+                max));
       }
       groups.add(new RowGroup(g.i64(3, 0), out));
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tilebeam.io.parquet.ColumnChunks;
 import io.tilebeam.io.parquet.ParquetFile;
 import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.feature.Feature;
@@ -78,11 +79,23 @@ final class GeoParquetSource {
     this.declaredCrs = crs == null ? "OGC:CRS84" : crs.isNull() ? null : crsOf(crs);
     for (int i = 0; i < file.columns().size(); i++) {
       ParquetFile.Column c = file.columns().get(i);
-      String refused = io.tilebeam.io.parquet.ColumnChunks.refuses(c);
+      String refused = ColumnChunks.refuses(c);
       if (refused != null && i != geometry && !isCovering(i)) {
         problems.add(refused);
       }
     }
+    // Codecs and encodings are in the footer: a file the reader could not decode is refused when
+    // the job is planned, not when a worker meets its first page.
+    java.util.Set<String> pages = new java.util.LinkedHashSet<>();
+    for (ParquetFile.RowGroup g : file.rowGroups()) {
+      for (ParquetFile.Chunk chunk : g.chunks()) {
+        String refused = ColumnChunks.refusesPages(chunk);
+        if (refused != null) {
+          pages.add(refused);
+        }
+      }
+    }
+    problems.addAll(pages);
   }
 
   /**

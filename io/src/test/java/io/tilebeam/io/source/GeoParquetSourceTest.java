@@ -126,6 +126,40 @@ class GeoParquetSourceTest {
     }
   }
 
+  /**
+   * Gzip pages are read; Brotli pages, which tilebeam does not read, are refused when the job is
+   * planned (the codec is in the footer), naming the column and the codec.
+   */
+  @Test
+  void gzipIsReadAndACodecNotReadIsRefusedAtPlanning() throws Exception {
+    Path gzip = dir.resolve("gzip.parquet");
+    NodeScripts.run(
+        GeoParquetSourceTest.class,
+        "write-geoparquet.mjs",
+        dir,
+        SAMPLE.toString(),
+        gzip.toString(),
+        "5",
+        "",
+        "GZIP");
+    assertEquals(
+        byId(readAll(resolve(write(SAMPLE, "snappy.parquet", 5), "id"))),
+        byId(readAll(resolve(gzip, "id"))));
+    Path brotli = dir.resolve("brotli.parquet");
+    NodeScripts.run(
+        GeoParquetSourceTest.class,
+        "write-geoparquet.mjs",
+        dir,
+        SAMPLE.toString(),
+        brotli.toString(),
+        "5",
+        "",
+        "BROTLI");
+    SourceFieldException e = assertThrows(SourceFieldException.class, () -> resolve(brotli, "id"));
+    assertEquals("uri", e.field());
+    assertTrue(e.getMessage().contains("compressed with BROTLI"), e.getMessage());
+  }
+
   @Test
   void theCrsComesFromTheGeoMetadata() throws Exception {
     Path seq = dir.resolve("m.geojsonl");

@@ -3,14 +3,15 @@
 // ids, one column per property (numbers DOUBLE, strings STRING, booleans BOOLEAN), the geometry
 // as WKB (hyparquet-writer's own GeoJSON-to-WKB), a `bbox` covering struct, the `geo` metadata with
 // the given CRS (PROJJSON with an id; none given: no crs member, meaning CRS84), Snappy pages.
-// Usage: node write-geoparquet.mjs IN OUT [ROWS_PER_GROUP] [EPSG_CODE]
+// Usage: node write-geoparquet.mjs IN OUT [ROWS_PER_GROUP] [EPSG_CODE] [CODEC: SNAPPY, GZIP, BROTLI]
 import fs from "node:fs";
 import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 const writerPath = require.resolve("hyparquet-writer");
 const { parquetWriteBuffer, geojsonToWkb } = await import(writerPath);
 
-const [input, output, rowsArg, epsg] = process.argv.slice(2);
+const [input, output, rowsArg, epsg, codec] = process.argv.slice(2);
+const zlib = await import("node:zlib");
 const text = fs.readFileSync(input, "utf8");
 let features;
 try {
@@ -75,6 +76,11 @@ const buffer = parquetWriteBuffer({
   schema,
   columnData,
   rowGroupSize: rows,
+  codec: codec || "SNAPPY",
+  compressors: {
+    GZIP: (b) => new Uint8Array(zlib.gzipSync(b)),
+    BROTLI: (b) => new Uint8Array(zlib.brotliCompressSync(b)),
+  },
   kvMetadata: [{ key: "geo", value: JSON.stringify(geo) }],
 });
 fs.writeFileSync(output, Buffer.from(buffer));
