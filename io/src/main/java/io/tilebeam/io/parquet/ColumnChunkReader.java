@@ -267,8 +267,7 @@ final class ColumnChunkReader {
     for (int i = 0; i < n; i++) {
       switch (column.type()) {
         case ParquetFile.BOOLEAN -> {
-          int bit = (pos - from) * 8 + i; // bit-packed, least significant first
-          int byteAt = from + i / 8;
+          int byteAt = from + i / 8; // bit-packed, least significant first
           if (byteAt >= to) {
             throw truncated();
           }

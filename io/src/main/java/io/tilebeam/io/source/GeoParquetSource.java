@@ -38,8 +38,6 @@ final class GeoParquetSource {
   private final String declaredCrs;
   private final List<String> problems = new ArrayList<>();
   private final SourceFeatures features = new SourceFeatures();
-  private long rowGroupsRead;
-  private long rowGroupsSkipped;
 
   private GeoParquetSource(ParquetFile file, String idColumn, JsonNode geo) throws IOException {
     this.file = file;
@@ -214,11 +212,6 @@ final class GeoParquetSource {
     return file.rowGroups().size();
   }
 
-  /** Row groups read and skipped so far. */
-  long[] rowGroupCounts() {
-    return new long[] {rowGroupsRead, rowGroupsSkipped};
-  }
-
   /**
    * The box of a row group from its covering column's statistics, or null when it has none.
    * Statistics are PLAIN-encoded little-endian doubles (or floats).
@@ -276,10 +269,8 @@ final class GeoParquetSource {
     for (int g = from; g < to && g < file.rowGroups().size(); g++) {
       Bounds box = box(g);
       if (box != null && wanted != null && !wanted.test(box)) {
-        rowGroupsSkipped++;
         continue;
       }
-      rowGroupsRead++;
       readRowGroup(g, action, bad);
     }
   }
