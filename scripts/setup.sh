@@ -4,9 +4,10 @@
 # (and make FlatGeobuf and PostGIS sources with), curl and python3 for the Flink session script,
 # PostgreSQL 15 with PostGIS 3 (Debian's packages) for the PostGIS tests, which start their own
 # cluster with initdb/pg_ctl as the postgres user, and Node.js with npm for the reference readers
-# and writers of the formats that have one in JavaScript (the npm packages `pmtiles`, `hyparquet`
-# and `hyparquet-writer`, installed into $TILEBEAM_NPM, by default ~/.cache/tilebeam-npm, where the
-# tests find them).
+# and writers of the formats that have one in JavaScript (the npm packages `pmtiles`, `hyparquet`,
+# `hyparquet-writer` and DuckDB's `@duckdb/node-api`, whose Parquet writer makes the GeoParquet of
+# the reader tests, installed into $TILEBEAM_NPM, by default ~/.cache/tilebeam-npm, where the tests
+# find them).
 set -euo pipefail
 missing=()
 command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
@@ -27,9 +28,9 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 npm_prefix="${TILEBEAM_NPM:-$HOME/.cache/tilebeam-npm}"
-npm_packages=(pmtiles@4.5.0 hyparquet@1.33.0 hyparquet-writer@0.17.0)
+npm_packages=(pmtiles@4.5.0 hyparquet@1.33.0 hyparquet-writer@0.17.0 @duckdb/node-api@1.5.6-r.1)
 for package in "${npm_packages[@]}"; do
-  name="${package%@*}"
+  name="${package%@*}"  # the last @ splits off the version, so a scoped name keeps its own
   version="${package##*@}"
   installed="$npm_prefix/node_modules/$name/package.json"
   if [[ ! -f "$installed" ]] || ! grep -q "\"version\": \"$version\"" "$installed"; then

@@ -1,27 +1,48 @@
 package io.tilebeam.io.parquet;
 
-import java.io.ByteArrayInputStream;
+import io.tilebeam.io.codec.Decompress;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.util.zip.GZIPInputStream;
 
 /**
  * Decodes one column chunk of a flat column (no repetition) into a value per row: its pages (v1 and
- * v2, a dictionary page first when there is one), uncompressed, Snappy or gzip, with PLAIN,
- * dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY) and, for booleans, RLE values. Values are {@code
- * Boolean}, {@code Long}, {@code Double}, {@code BigDecimal}, {@code String} (strings, dates and
- * timestamps as ISO text) or {@code byte[]}; null where a row has none.
+ * v2, a dictionary page first when there is one), uncompressed, Snappy, gzip, ZSTD, LZ4 or LZ4_RAW,
+ * with PLAIN, dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY), DELTA_BINARY_PACKED,
+ * DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT and, for booleans, RLE values.
+ * Values are {@code Boolean}, {@code Long}, {@code Double}, {@code BigDecimal}, {@code String}
+ * (strings, dates and timestamps as ISO text) or {@code byte[]}; null where a row has none.
+ *
+ * <p>Every size a page header states is checked before it is allocated: a page decompresses to at
+ * most {@link #MOST_PAGE_BYTES} and to no more than its codec can make of its compressed bytes, and
+ * to exactly the size it declares; a page's values fit in what the chunk has left.
  */
 final class ColumnChunkReader {
 
   private static final int PLAIN = 0;
   private static final int PLAIN_DICTIONARY = 2;
   private static final int RLE = 3;
+  private static final int DELTA_BINARY_PACKED = 5;
+  private static final int DELTA_LENGTH_BYTE_ARRAY = 6;
+  private static final int DELTA_BYTE_ARRAY = 7;
   private static final int RLE_DICTIONARY = 8;
+  private static final int BYTE_STREAM_SPLIT = 9;
+
+  private static final int UNCOMPRESSED = 0;
+  private static final int SNAPPY = 1;
+  private static final int GZIP = 2;
+  private static final int LZ4 = 5;
+  private static final int ZSTD = 6;
+  private static final int LZ4_RAW = 7;
+
+  /**
+   * The most bytes one page may decompress to, whatever its header says: writers cut pages at about
+   * 1 MB; a page holding one huge geometry is the largest real one.
+   */
+  static final int MOST_PAGE_BYTES = 256 << 20;
 
   private static final String[] CODECS = {
     "UNCOMPRESSED", "SNAPPY", "GZIP", "LZO", "BROTLI", "LZ4", "ZSTD", "LZ4_RAW"
@@ -51,13 +72,15 @@ final class ColumnChunkReader {
     this.bytes = bytes;
   }
 
-  /** Why this reader cannot read the column, or null when it can. */
-  static String refuses(ParquetFile.Column c) {
+  /**
+   * Why the column cannot become a property (a list or map, INT96 timestamps), or null when it can.
+   */
+  static String skips(ParquetFile.Column c) {
     if (c.maxRepetition() > 0) {
-      return "column " + c.name() + " is a list or map (repeated values are not read)";
+      return "a list or map";
     }
     if (c.type() == ParquetFile.INT96) {
-      return "column " + c.name() + " holds INT96 timestamps (write them as INT64 timestamps)";
+      return "INT96 timestamps";
     }
     return null;
   }
@@ -67,29 +90,58 @@ final class ColumnChunkReader {
    * encodings), or null when it can.
    */
   static String refusesPages(ParquetFile.Chunk c) {
-    if (c.codec() > 2) {
-      return "column "
-          + c.column().name()
-          + " is compressed with "
-          + (c.codec() < CODECS.length ? CODECS[c.codec()] : "codec " + c.codec())
-          + "; tilebeam reads uncompressed, SNAPPY and GZIP Parquet";
+    if (!readsCodec(c.codec())) {
+      return "column " + c.column().name() + " is compressed with " + codecName(c.codec()) + READS;
     }
     for (int e : c.encodings()) {
-      if (e != PLAIN && e != PLAIN_DICTIONARY && e != RLE && e != RLE_DICTIONARY && e != 4) {
+      if (e < 0 || e >= ENCODINGS.length || e == 1) {
         return "column "
             + c.column().name()
             + " is encoded "
-            + (e < ENCODINGS.length ? ENCODINGS[e] : "as " + e)
-            + "; tilebeam reads PLAIN and dictionary-encoded Parquet";
+            + (e >= 0 && e < ENCODINGS.length ? ENCODINGS[e] : "as " + e)
+            + "; tilebeam reads PLAIN, dictionary, RLE, delta and BYTE_STREAM_SPLIT encodings";
       }
     }
     return null;
   }
 
+  private static final String READS =
+      "; tilebeam reads uncompressed, SNAPPY, GZIP, ZSTD, LZ4 and LZ4_RAW Parquet";
+
+  private static boolean readsCodec(int codec) {
+    return codec == UNCOMPRESSED
+        || codec == SNAPPY
+        || codec == GZIP
+        || codec == LZ4
+        || codec == ZSTD
+        || codec == LZ4_RAW;
+  }
+
+  private static String codecName(int codec) {
+    return codec >= 0 && codec < CODECS.length ? CODECS[codec] : "codec " + codec;
+  }
+
+  /**
+   * The most bytes {@code compressed} bytes of {@code codec} can decompress to: none 1:1, Snappy
+   * about 21:1 (a 3-byte copy of 64), LZ4 about 255:1, deflate 1032:1; ZSTD has no useful bound (an
+   * RLE block), so only the page limit holds it.
+   */
+  private static long most(int codec, long compressed) {
+    long ratio =
+        switch (codec) {
+          case UNCOMPRESSED -> 1;
+          case SNAPPY -> 22;
+          case LZ4, LZ4_RAW -> 256;
+          case GZIP -> 1033;
+          default -> MOST_PAGE_BYTES;
+        };
+    return Math.min(MOST_PAGE_BYTES, compressed * ratio + 64);
+  }
+
   Object[] read() throws IOException {
-    String refused = refuses(column);
-    if (refused != null) {
-      throw new IOException(refused);
+    String skipped = skips(column);
+    if (skipped != null) {
+      throw new IOException("column " + column.name() + " is " + skipped + ": not read");
     }
     if (chunk.values() > Integer.MAX_VALUE - 16) {
       throw new IOException("column " + column.name() + " has too many values in one row group");
@@ -107,8 +159,22 @@ final class ColumnChunkReader {
       int start = r.position();
       int compressed = header.i32(3, -1);
       int uncompressed = header.i32(2, -1);
-      if (compressed < 0 || start + compressed > bytes.length || uncompressed < 0) {
+      if (compressed < 0 || compressed > bytes.length - start || uncompressed < 0) {
         throw new IOException("column " + column.name() + ": a page runs past its chunk");
+      }
+      if (uncompressed > most(chunk.codec(), compressed)) {
+        throw new IOException(
+            "column "
+                + column.name()
+                + ": a page of "
+                + compressed
+                + " bytes claims to hold "
+                + uncompressed
+                + ", more than "
+                + codecName(chunk.codec())
+                + " can make of them or the "
+                + MOST_PAGE_BYTES
+                + " bytes tilebeam reads as one page");
       }
       pos = start + compressed;
       switch (header.i32(1, -1)) {
@@ -126,54 +192,95 @@ final class ColumnChunkReader {
   }
 
   private byte[] decompress(int from, int length, int uncompressed) throws IOException {
-    byte[] data =
+    if (chunk.codec() == UNCOMPRESSED) {
+      if (length != uncompressed) {
+        throw new IOException(
+            "column "
+                + column.name()
+                + ": an uncompressed page of "
+                + length
+                + " bytes says it holds "
+                + uncompressed);
+      }
+      return java.util.Arrays.copyOfRange(bytes, from, from + length);
+    }
+    byte[] out = new byte[uncompressed];
+    String what = "column " + column.name() + ": a page";
+    int n =
         switch (chunk.codec()) {
-          case 0 -> java.util.Arrays.copyOfRange(bytes, from, from + length);
-          case 1 -> Snappy.decompress(bytes, from, from + length);
-          case 2 -> {
-            try (GZIPInputStream in =
-                new GZIPInputStream(new ByteArrayInputStream(bytes, from, length))) {
-              yield in.readNBytes(uncompressed + 1);
-            }
-          }
+          case SNAPPY -> Decompress.snappy(bytes, from, length, out, what);
+          case GZIP -> Decompress.gunzip(bytes, from, length, out, what);
+          case ZSTD -> Decompress.zstd(bytes, from, length, out, what);
+          case LZ4 -> Decompress.lz4Hadoop(bytes, from, length, out, what);
+          case LZ4_RAW -> Decompress.lz4Raw(bytes, from, length, out, what);
           default ->
               throw new IOException(
                   "column "
                       + column.name()
                       + " is compressed with "
-                      + (chunk.codec() < CODECS.length
-                          ? CODECS[chunk.codec()]
-                          : "codec " + chunk.codec())
-                      + "; tilebeam reads uncompressed, SNAPPY and GZIP Parquet");
+                      + codecName(chunk.codec())
+                      + READS);
         };
-    if (data.length != uncompressed) {
+    if (n != uncompressed) {
       throw new IOException(
-          "column "
-              + column.name()
-              + ": a page decompresses to "
-              + data.length
-              + " bytes, not "
-              + uncompressed);
+          what + " decompresses to " + n + " bytes, not the " + uncompressed + " it declares");
     }
-    return data;
+    return out;
   }
 
   private void dictionary(Thrift.Struct h, byte[] data) throws IOException {
     int n = h == null ? 0 : h.i32(1, 0);
+    // Each entry takes at least a bit (booleans) or a byte of the page: no more can be in it.
+    if (n < 0 || n > data.length * 8L) {
+      throw new IOException(
+          "column "
+              + column.name()
+              + ": a dictionary of "
+              + n
+              + " values in "
+              + data.length
+              + " bytes");
+    }
     dictionary = new Object[n];
     plain(data, 0, data.length, n, dictionary, 0);
   }
 
+  /**
+   * Checks that a page of {@code n} values fits in what the chunk has left after {@code filled}.
+   */
+  private void fits(int n, Object[] out, int filled) throws IOException {
+    if (n < 0 || n > out.length - filled) {
+      throw new IOException(
+          "column "
+              + column.name()
+              + ": a page of "
+              + n
+              + " values where the chunk has "
+              + (out.length - filled)
+              + " left");
+    }
+  }
+
   private int pageV1(Thrift.Struct h, byte[] data, Object[] out, int filled) throws IOException {
+    if (h == null) {
+      throw new IOException("column " + column.name() + ": a data page without its header");
+    }
     int n = h.i32(1, 0);
+    fits(n, out, filled);
     int pos = 0;
     int[] defs = null;
     if (column.maxDefinition() > 0) {
       if (h.i32(3, RLE) != RLE) {
         throw new IOException("column " + column.name() + ": definition levels not RLE-encoded");
       }
+      if (data.length < 4) {
+        throw truncated();
+      }
       int length = le32(data, pos);
       pos += 4;
+      if (length < 0 || length > data.length - pos) {
+        throw truncated();
+      }
       defs = new int[n];
       Levels.decode(data, pos, pos + length, Levels.bitWidth(column.maxDefinition()), defs, n);
       pos += length;
@@ -184,9 +291,19 @@ final class ColumnChunkReader {
   private int pageV2(
       Thrift.Struct h, int start, int compressed, int uncompressed, Object[] out, int filled)
       throws IOException {
+    if (h == null) {
+      throw new IOException("column " + column.name() + ": a data page without its header");
+    }
     int n = h.i32(1, 0);
+    fits(n, out, filled);
     int defLength = h.i32(5, 0);
     int repLength = h.i32(6, 0);
+    if (defLength < 0
+        || repLength < 0
+        || (long) defLength + repLength > compressed
+        || (long) defLength + repLength > uncompressed) {
+      throw new IOException("column " + column.name() + ": a page's levels run past the page");
+    }
     int levels = defLength + repLength;
     int[] defs = null;
     if (column.maxDefinition() > 0) {
@@ -212,9 +329,6 @@ final class ColumnChunkReader {
         present++;
       }
     }
-    if (filled + n > out.length) {
-      throw new IOException("column " + column.name() + ": pages hold more values than the chunk");
-    }
     Object[] decoded = new Object[present];
     switch (encoding) {
       case PLAIN -> plain(data, from, to, present, decoded, 0);
@@ -225,6 +339,9 @@ final class ColumnChunkReader {
         }
         int[] indices = new int[present];
         if (present > 0) {
+          if (from >= to) {
+            throw truncated();
+          }
           Levels.decode(data, from + 1, to, data[from] & 0xff, indices, present);
         }
         for (int i = 0; i < present; i++) {
@@ -239,19 +356,69 @@ final class ColumnChunkReader {
           throw new IOException("column " + column.name() + ": RLE values of a non-boolean");
         }
         int[] bits = new int[present];
+        need(from, 4, to);
         int length = le32(data, from);
+        if (length < 0 || length > to - from - 4) {
+          throw truncated();
+        }
         Levels.decode(data, from + 4, from + 4 + length, 1, bits, present);
         for (int i = 0; i < present; i++) {
           decoded[i] = bits[i] == 1;
         }
+      }
+      case DELTA_BINARY_PACKED -> {
+        if (column.type() != ParquetFile.INT32 && column.type() != ParquetFile.INT64) {
+          throw new IOException(
+              "column " + column.name() + ": DELTA_BINARY_PACKED values of a non-integer");
+        }
+        long[] v =
+            DeltaEncodings.binaryPacked(
+                data,
+                new DeltaEncodings.Cursor(from, to),
+                present,
+                column.type() == ParquetFile.INT64);
+        for (int i = 0; i < present; i++) {
+          decoded[i] = integer(v[i]);
+        }
+      }
+      case DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY -> {
+        if (column.type() != ParquetFile.BYTE_ARRAY
+            && column.type() != ParquetFile.FIXED_LEN_BYTE_ARRAY) {
+          throw new IOException(
+              "column " + column.name() + ": byte-array delta values of a non-byte-array");
+        }
+        DeltaEncodings.Cursor at = new DeltaEncodings.Cursor(from, to);
+        byte[][] v =
+            encoding == DELTA_BYTE_ARRAY
+                ? DeltaEncodings.byteArray(data, at, present)
+                : DeltaEncodings.lengthByteArray(data, at, present);
+        for (int i = 0; i < present; i++) {
+          decoded[i] = bytesValue(v[i]);
+        }
+      }
+      case BYTE_STREAM_SPLIT -> {
+        int width =
+            switch (column.type()) {
+              case ParquetFile.INT32, ParquetFile.FLOAT -> 4;
+              case ParquetFile.INT64, ParquetFile.DOUBLE -> 8;
+              case ParquetFile.FIXED_LEN_BYTE_ARRAY -> column.typeLength();
+              default ->
+                  throw new IOException(
+                      "column " + column.name() + ": BYTE_STREAM_SPLIT values of a variable type");
+            };
+        byte[] joined = DeltaEncodings.joinStreams(data, from, to, present, width);
+        plain(joined, 0, joined.length, present, decoded, 0);
       }
       default ->
           throw new IOException(
               "column "
                   + column.name()
                   + " is encoded "
-                  + (encoding < ENCODINGS.length ? ENCODINGS[encoding] : "as " + encoding)
-                  + "; tilebeam reads PLAIN and dictionary-encoded Parquet");
+                  + (encoding >= 0 && encoding < ENCODINGS.length
+                      ? ENCODINGS[encoding]
+                      : "as " + encoding)
+                  + "; tilebeam reads PLAIN, dictionary, RLE, delta and BYTE_STREAM_SPLIT"
+                  + " encodings");
     }
     int k = 0;
     for (int i = 0; i < n; i++) {

@@ -5,9 +5,12 @@ public final class ColumnChunks {
 
   private ColumnChunks() {}
 
-  /** Why the reader cannot read column {@code c}, or null when it can. */
-  public static String refuses(ParquetFile.Column c) {
-    return ColumnChunkReader.refuses(c);
+  /**
+   * Why column {@code c} cannot become a feature property (a list or map, INT96 timestamps), or
+   * null when it can.
+   */
+  public static String skips(ParquetFile.Column c) {
+    return ColumnChunkReader.skips(c);
   }
 
   /** Why the reader cannot read chunk {@code c}'s pages (codec, encodings), or null. */

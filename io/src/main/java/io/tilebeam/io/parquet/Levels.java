@@ -18,6 +18,12 @@ final class Levels {
    */
   static void decode(byte[] buf, int from, int to, int bitWidth, int[] out, int count)
       throws IOException {
+    if (bitWidth < 0 || bitWidth > 32) {
+      throw new IOException("RLE/bit-packed values of " + bitWidth + " bits");
+    }
+    if (from < 0 || to > buf.length || from > to) {
+      throw new IOException("RLE/bit-packed values outside their page");
+    }
     int pos = from;
     int n = 0;
     int valueBytes = (bitWidth + 7) / 8;
@@ -51,11 +57,8 @@ final class Levels {
       } else {
         long values = (header >>> 1) * 8;
         long bits = values * bitWidth;
-        int bytes = (int) ((bits + 7) / 8);
-        if (pos + bytes > to) {
-          // The last group may be padded past the page's end by some writers: read what is there.
-          bytes = to - pos;
-        }
+        // The last group may be padded past the page's end by some writers: read what is there.
+        int bytes = (int) Math.min((bits + 7) / 8, to - pos);
         long bitPos = (long) pos * 8;
         long mask = bitWidth == 32 ? 0xffffffffL : (1L << bitWidth) - 1;
         for (long i = 0; i < values && n < count; i++) {

@@ -43,6 +43,15 @@ public final class ParquetFile {
   /** The largest footer read: a file of many row groups and columns has one of a few MB. */
   private static final int MAX_FOOTER = 64 << 20;
 
+  /**
+   * The most rows a row group may hold: a row group is decoded whole, so this bounds what one read
+   * holds. Writers' defaults are far below it (DuckDB 122,880 rows, GDAL 65,536, Arrow 1,048,576).
+   */
+  public static final long MOST_ROWS_PER_GROUP = 1L << 24;
+
+  /** The deepest schema read: real ones nest a few levels (a list in a struct in a list...). */
+  public static final int MOST_NESTING = 64;
+
   /** Reads bytes of the file. */
   public interface Ranges {
     /** {@code length} bytes at {@code offset}. */
@@ -130,9 +139,13 @@ public final class ParquetFile {
   }
 
   /**
-   * Reads the footer.
+   * Reads the footer. Every count and position it states is checked before it is used: chunks must
+   * lie in the file, a flat column must hold one value per row of its row group, row groups must
+   * add up to the file's rows and hold at most {@link #MOST_ROWS_PER_GROUP}, and the schema may
+   * nest at most {@link #MOST_NESTING} levels.
    *
-   * @throws IOException when the file cannot be read or is not a whole Parquet file
+   * @throws IOException when the file cannot be read or is not a whole Parquet file, naming what is
+   *     wrong
    */
   public static ParquetFile open(Ranges file) throws IOException {
     long size = file.size();
@@ -153,61 +166,89 @@ public final class ParquetFile {
     }
     byte[] footer = file.read(size - 8 - footerLength, (int) footerLength);
     Thrift.Struct meta = new Thrift.Reader(footer, 0, footer.length).struct();
-    List<Column> columns = columns(meta.<Thrift.Struct>list(2));
+    List<Column> columns = columns(meta.structs(2));
     List<RowGroup> groups = new ArrayList<>();
-    for (Thrift.Struct g : meta.<Thrift.Struct>list(4)) {
-      List<Thrift.Struct> chunks = g.list(1);
-      if (chunks.size() != columns.size()) {
-        throw new IOException(
-            "a row group has "
-                + chunks.size()
-                + " column chunks for "
-                + columns.size()
-                + " columns");
-      }
-      List<Chunk> out = new ArrayList<>();
-      for (int i = 0; i < chunks.size(); i++) {
-        Thrift.Struct cc = chunks.get(i);
-        if (cc.string(1) != null) {
-          throw new IOException("column chunks in other files are not read");
-        }
-        Thrift.Struct m = cc.struct(3);
-        if (m == null) {
-          throw new IOException("a column chunk has no metadata");
-        }
-        long data = m.i64(9, -1);
-        long dict = m.i64(11, -1);
-        long start = dict > 0 && dict < data ? dict : data;
-        long length = m.i64(7, -1);
-        if (start < 4 || length < 0 || start + length > size) {
-          throw new IOException(
-              "column " + columns.get(i).name() + " has a chunk outside the file");
-        }
-        Thrift.Struct stats = m.struct(12);
-        byte[] min = stats == null ? null : first(stats.binary(6), stats.binary(2));
-        byte[] max = stats == null ? null : first(stats.binary(5), stats.binary(1));
-        List<Integer> encodings = new ArrayList<>();
-        for (Object e : m.<Object>list(2)) {
-          encodings.add(((Long) e).intValue());
-        }
-        out.add(
-            new Chunk(
-                columns.get(i),
-                m.i32(4, 0),
-                List.copyOf(encodings),
-                start,
-                length,
-                m.i64(5, 0),
-                min,
-                max));
-      }
-      groups.add(new RowGroup(g.i64(3, 0), out));
+    long total = 0;
+    for (Thrift.Struct g : meta.structs(4)) {
+      RowGroup group = rowGroup(g, groups.size(), columns, size);
+      total += group.rows();
+      groups.add(group);
+    }
+    long declared = meta.i64(3, 0);
+    if (declared != total) {
+      throw new IOException(
+          "the file says it holds " + declared + " rows but its row groups hold " + total);
     }
     Map<String, String> kv = new LinkedHashMap<>();
-    for (Thrift.Struct e : meta.<Thrift.Struct>list(5)) {
+    for (Thrift.Struct e : meta.structs(5)) {
       kv.put(e.string(1), e.string(2));
     }
-    return new ParquetFile(file, columns, groups, kv, meta.i64(3, 0));
+    return new ParquetFile(file, columns, groups, kv, total);
+  }
+
+  /** One row group of the footer, checked against the columns and the file's size. */
+  private static RowGroup rowGroup(Thrift.Struct g, int index, List<Column> columns, long size)
+      throws IOException {
+    String which = "row group " + index;
+    long rows = g.i64(3, -1);
+    if (rows < 0 || rows > MOST_ROWS_PER_GROUP) {
+      throw new IOException(
+          which
+              + " says it holds "
+              + rows
+              + " rows; tilebeam reads row groups of up to "
+              + MOST_ROWS_PER_GROUP
+              + " (write it with smaller row groups)");
+    }
+    List<Thrift.Struct> chunks = g.structs(1);
+    if (chunks.size() != columns.size()) {
+      throw new IOException(
+          which + " has " + chunks.size() + " column chunks for " + columns.size() + " columns");
+    }
+    List<Chunk> out = new ArrayList<>();
+    for (int i = 0; i < chunks.size(); i++) {
+      Column column = columns.get(i);
+      Thrift.Struct cc = chunks.get(i);
+      if (cc.string(1) != null) {
+        throw new IOException("column chunks in other files are not read");
+      }
+      Thrift.Struct m = cc.struct(3);
+      if (m == null) {
+        throw new IOException(which + ": column " + column.name() + " has no chunk metadata");
+      }
+      long data = m.i64(9, -1);
+      long dict = m.i64(11, -1);
+      long start = dict > 0 && dict < data ? dict : data;
+      long length = m.i64(7, -1);
+      // Compared without adding: offsets near 2^63 must not wrap into the file.
+      if (start < 4 || length < 0 || start > size || length > size - start) {
+        throw new IOException(
+            which + ": column " + column.name() + " has a chunk outside the file");
+      }
+      long values = m.i64(5, -1);
+      // A flat column holds one value (or null) per row; a list more, or none for empty lists.
+      if (column.maxRepetition() == 0 ? values != rows : values < 0) {
+        throw new IOException(
+            which
+                + " says it holds "
+                + rows
+                + " rows but its column "
+                + column.name()
+                + " holds "
+                + values
+                + " values");
+      }
+      Thrift.Struct stats = m.struct(12);
+      byte[] min = stats == null ? null : first(stats.binary(6), stats.binary(2));
+      byte[] max = stats == null ? null : first(stats.binary(5), stats.binary(1));
+      List<Integer> encodings = new ArrayList<>();
+      for (long e : m.integers(2)) {
+        encodings.add((int) e);
+      }
+      out.add(
+          new Chunk(column, m.i32(4, 0), List.copyOf(encodings), start, length, values, min, max));
+    }
+    return new RowGroup(rows, out);
   }
 
   private static byte[] first(byte[] a, byte[] b) {
@@ -225,6 +266,10 @@ public final class ParquetFile {
     for (int i = 0; i < children; i++) {
       walk(schema, next, new ArrayList<>(), 0, 0, out);
     }
+    if (next[0] != schema.size()) {
+      throw new IOException(
+          "the Parquet schema lists " + schema.size() + " elements but its groups hold " + next[0]);
+    }
     return out;
   }
 
@@ -239,13 +284,33 @@ public final class ParquetFile {
     if (next[0] >= schema.size()) {
       throw new IOException("the Parquet schema ends inside a group");
     }
+    if (parent.size() >= MOST_NESTING) {
+      throw new IOException(
+          "the Parquet schema nests deeper than "
+              + MOST_NESTING
+              + " levels (at "
+              + parent.get(0)
+              + ")");
+    }
     Thrift.Struct e = schema.get(next[0]++);
     List<String> path = new ArrayList<>(parent);
-    path.add(e.string(4));
+    String name = e.string(4);
+    if (name == null) {
+      throw new IOException("the Parquet schema has an element without a name");
+    }
+    path.add(name);
     int repetition = e.i32(3, 0);
     int d = def + (repetition == 0 ? 0 : 1);
     int r = rep + (repetition == 2 ? 1 : 0);
     int children = e.i32(5, 0);
+    if (children < 0 || children > schema.size() - next[0]) {
+      throw new IOException(
+          "the Parquet schema's group "
+              + String.join(".", path)
+              + " claims "
+              + children
+              + " children");
+    }
     if (children > 0) {
       for (int i = 0; i < children; i++) {
         walk(schema, next, path, d, r, out);
@@ -257,7 +322,7 @@ public final class ParquetFile {
   }
 
   /** What a leaf's values mean, from its logical type or its older converted type. */
-  private static String logical(Thrift.Struct e) {
+  private static String logical(Thrift.Struct e) throws IOException {
     Thrift.Struct l = e.struct(10);
     if (l != null) {
       if (l.has(1) || l.has(4)) {
@@ -324,6 +389,10 @@ public final class ParquetFile {
    * @throws IOException when the chunk cannot be read or uses what this reader does not
    */
   public Object[] values(Chunk chunk) throws IOException {
+    if (chunk.length() > Integer.MAX_VALUE - 16) {
+      throw new IOException(
+          "column " + chunk.column().name() + " has a chunk of " + chunk.length() + " bytes");
+    }
     byte[] bytes = file.read(chunk.start(), (int) chunk.length());
     return new ColumnChunkReader(chunk, bytes).read();
   }

@@ -34,7 +34,11 @@ final class Thrift {
 
   private Thrift() {}
 
-  /** A struct: its fields by id, in id order. */
+  /**
+   * A struct: its fields by id, in id order. Reading a field of another type than the schema's is
+   * an {@link IOException} naming the field, not a cast failure: a damaged or hostile footer is
+   * refused, never half read.
+   */
   static final class Struct {
     final Map<Integer, Object> fields = new TreeMap<>();
 
@@ -49,39 +53,86 @@ final class Thrift {
       return fields.containsKey(id);
     }
 
-    long i64(int id, long absent) {
+    private <T> T typed(int id, Class<T> type) throws IOException {
       Object v = fields.get(id);
-      return v instanceof Long l ? l : absent;
+      if (v == null || type.isInstance(v)) {
+        return type.cast(v);
+      }
+      throw new IOException(
+          "thrift field "
+              + id
+              + " is a "
+              + kind(v)
+              + " where a "
+              + type.getSimpleName().toLowerCase(java.util.Locale.ROOT)
+              + " belongs");
     }
 
-    int i32(int id, int absent) {
-      return (int) i64(id, absent);
+    private static String kind(Object v) {
+      return v instanceof Struct
+          ? "struct"
+          : v instanceof List<?>
+              ? "list"
+              : v instanceof byte[]
+                  ? "binary"
+                  : v.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT);
     }
 
-    boolean bool(int id, boolean absent) {
-      Object v = fields.get(id);
-      return v instanceof Boolean b ? b : absent;
+    long i64(int id, long absent) throws IOException {
+      Long v = typed(id, Long.class);
+      return v == null ? absent : v;
     }
 
-    byte[] binary(int id) {
-      Object v = fields.get(id);
-      return v instanceof byte[] b ? b : null;
+    int i32(int id, int absent) throws IOException {
+      long v = i64(id, absent);
+      if (v != (int) v) {
+        throw new IOException("thrift field " + id + " holds " + v + ", beyond a 32-bit integer");
+      }
+      return (int) v;
     }
 
-    String string(int id) {
+    boolean bool(int id, boolean absent) throws IOException {
+      Boolean v = typed(id, Boolean.class);
+      return v == null ? absent : v;
+    }
+
+    byte[] binary(int id) throws IOException {
+      return typed(id, byte[].class);
+    }
+
+    String string(int id) throws IOException {
       byte[] b = binary(id);
       return b == null ? null : new String(b, StandardCharsets.UTF_8);
     }
 
-    Struct struct(int id) {
-      Object v = fields.get(id);
-      return v instanceof Struct s ? s : null;
+    Struct struct(int id) throws IOException {
+      return typed(id, Struct.class);
     }
 
-    @SuppressWarnings("unchecked")
-    <T> List<T> list(int id) {
-      Object v = fields.get(id);
-      return v instanceof List<?> l ? (List<T>) l : List.of();
+    /** A list of structs (empty when absent). */
+    List<Struct> structs(int id) throws IOException {
+      return elements(id, Struct.class);
+    }
+
+    /** A list of integers (empty when absent). */
+    List<Long> integers(int id) throws IOException {
+      return elements(id, Long.class);
+    }
+
+    private <T> List<T> elements(int id, Class<T> type) throws IOException {
+      List<?> l = typed(id, List.class);
+      if (l == null) {
+        return List.of();
+      }
+      List<T> out = new ArrayList<>(l.size());
+      for (Object e : l) {
+        if (!type.isInstance(e)) {
+          throw new IOException(
+              "thrift field " + id + " is a list of " + kind(e) + " where other values belong");
+        }
+        out.add(type.cast(e));
+      }
+      return out;
     }
   }
 

@@ -1,77 +1,92 @@
 package io.tilebeam.io.raster;
 
-import java.io.ByteArrayOutputStream;
+import io.tilebeam.io.codec.Decompress;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.zip.DataFormatException;
-import java.util.zip.Inflater;
 
 /**
- * A TIFF block's bytes made into samples: inflated (none, deflate, LZW, PackBits), the predictor
- * undone row by row over the block's full width (differences restart at every block's row, not at
- * the image's), and each sample read in the file's byte order as a float.
+ * A TIFF block's bytes made into samples: decoded (none, deflate, LZW, PackBits, ZSTD, JPEG), the
+ * predictor undone row by row over the block's full width (differences restart at every block's
+ * row, not at the image's), and each sample read in the file's byte order as a float.
  */
 final class BlockCodec {
 
   private BlockCodec() {}
 
-  /** The block's bytes as stored before compression; {@code expected} is their usual length. */
-  static byte[] decompress(int compression, byte[] in, int expected) throws IOException {
-    return switch (compression) {
-      case TiffDirectory.NONE -> in;
-      case TiffDirectory.DEFLATE, TiffDirectory.DEFLATE_OLD -> inflate(in, expected);
-      case TiffDirectory.LZW -> Lzw.decode(in, expected);
-      case TiffDirectory.PACKBITS -> unpack(in, expected);
-      default -> throw new IOException("TIFF compression " + compression + " is not read");
-    };
-  }
-
-  private static byte[] inflate(byte[] in, int expected) throws IOException {
-    Inflater inflater = new Inflater();
-    try {
-      inflater.setInput(in);
-      byte[] out = new byte[expected];
-      int n = 0;
-      while (n < expected && !inflater.finished()) {
-        int got = inflater.inflate(out, n, expected - n);
-        if (got == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
-          break;
-        }
-        n += got;
+  /**
+   * A block's bytes as stored before compression: at least its {@code rows} rows that hold image
+   * data, at most the whole block its layout declares ({@link TiffDirectory#blockBytes}).
+   *
+   * @throws IOException when the block is damaged, or decodes to fewer or more bytes than that
+   */
+  static byte[] decode(TiffDirectory d, byte[] stored, int rows, int bands) throws IOException {
+    long least = d.rowBytes() * rows;
+    int most = (int) d.blockBytes();
+    String what = "a TIFF block";
+    int n;
+    byte[] out;
+    switch (d.compression()) {
+      case TiffDirectory.NONE -> {
+        out = stored;
+        n = stored.length;
       }
-      if (n < expected) {
-        throw new IOException(
-            "a deflated TIFF block ends after " + n + " of " + expected + " bytes");
+      case TiffDirectory.DEFLATE, TiffDirectory.DEFLATE_OLD -> {
+        out = new byte[most];
+        n = Decompress.inflate(stored, 0, stored.length, out, what);
       }
-      return out;
-    } catch (DataFormatException e) {
-      throw new IOException("a deflated TIFF block is damaged: " + e.getMessage(), e);
-    } finally {
-      inflater.end();
+      case TiffDirectory.ZSTD -> {
+        out = new byte[most];
+        n = Decompress.zstd(stored, 0, stored.length, out, what);
+      }
+      case TiffDirectory.LZW -> {
+        out = new byte[most];
+        n = Lzw.decode(stored, out);
+      }
+      case TiffDirectory.PACKBITS -> {
+        out = new byte[most];
+        n = unpack(stored, out);
+      }
+      case TiffDirectory.JPEG -> {
+        out = JpegBlocks.decode(d, stored, rows, bands);
+        n = out.length;
+      }
+      default -> throw new IOException("TIFF compression " + d.compression() + " is not read");
     }
+    if (n < least) {
+      throw new IOException(
+          what + " decodes to " + n + " bytes, fewer than the " + least + " its rows hold");
+    }
+    return out;
   }
 
-  private static byte[] unpack(byte[] in, int expected) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(expected);
+  /** PackBits into {@code out}; more than it holds is an error. */
+  private static int unpack(byte[] in, byte[] out) throws IOException {
+    int o = 0;
     int i = 0;
-    while (i < in.length && out.size() < expected) {
+    while (i < in.length) {
       int n = in[i++];
       if (n >= 0) {
         int count = Math.min(n + 1, in.length - i);
-        out.write(in, i, count);
+        need(o, count, out.length);
+        System.arraycopy(in, i, out, o, count);
         i += count;
+        o += count;
       } else if (n != -128 && i < in.length) {
         byte b = in[i++];
-        for (int k = 0; k < 1 - n; k++) {
-          out.write(b);
-        }
+        need(o, 1 - n, out.length);
+        java.util.Arrays.fill(out, o, o + 1 - n, b);
+        o += 1 - n;
       }
     }
-    if (out.size() < expected) {
-      throw new IOException("a PackBits TIFF block ends after " + out.size() + " bytes");
+    return o;
+  }
+
+  private static void need(int at, int count, int size) throws IOException {
+    if (count > size - at) {
+      throw new IOException(
+          "a PackBits TIFF block decompresses to more than the " + size + " bytes it declares");
     }
-    return out.toByteArray();
   }
 
   /**

@@ -41,13 +41,9 @@ public enum ElevationEncoding {
     }
     int n = elevations.width() * elevations.height();
     double[] rgba = new double[n * 4];
-    Double nodata = elevations.nodata();
     for (int i = 0; i < n; i++) {
       double h = elevations.samples()[i];
-      boolean empty =
-          Double.isNaN(h)
-              || (nodata != null && (h == nodata || (Double.isNaN(nodata) && Double.isNaN(h))));
-      if (empty) {
+      if (Double.isNaN(h) || !elevations.covered().get(i)) {
         continue;
       }
       int[] c = rgb(h);

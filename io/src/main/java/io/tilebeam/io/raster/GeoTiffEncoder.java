@@ -43,18 +43,76 @@ public final class GeoTiffEncoder {
 
   private GeoTiffEncoder() {}
 
-  /** The GeoTIFF of {@code tile} placed by {@code where}. */
+  /**
+   * The GeoTIFF of {@code tile} placed by {@code where}; a tile without a no-data value whose
+   * source leaves pixels out gets an internal transparency mask (a second image of one bit a pixel,
+   * which GDAL reads as the bands' mask), so its zeros there are not taken for data.
+   */
   public static byte[] encode(RasterTile tile, Georeference where) {
     int across = (tile.width() + TIFF_TILE - 1) / TIFF_TILE;
     int down = (tile.height() + TIFF_TILE - 1) / TIFF_TILE;
     List<byte[]> chunks = new ArrayList<>();
+    List<byte[]> maskChunks = new ArrayList<>();
+    boolean masked = tile.nodata() == null && !tile.full();
     for (int ty = 0; ty < down; ty++) {
       for (int tx = 0; tx < across; tx++) {
         chunks.add(deflate(tiffTile(tile, tx, ty)));
+        if (masked) {
+          maskChunks.add(deflate(maskTile(tile, tx, ty)));
+        }
       }
     }
-    List<Tag> tags = tags(tile, where, chunks);
-    return layout(tags, chunks);
+    List<Directory> directories = new ArrayList<>();
+    directories.add(new Directory(tags(tile, where, chunks), chunks));
+    if (masked) {
+      directories.add(new Directory(maskTags(tile, maskChunks), maskChunks));
+    }
+    return layout(directories);
+  }
+
+  /** One image file directory: its tags and its compressed TIFF tiles. */
+  private record Directory(List<Tag> tags, List<byte[]> chunks) {}
+
+  /** The mask of one TIFF tile: a bit a pixel, the first pixel the highest bit, 1 with data. */
+  private static byte[] maskTile(RasterTile tile, int tx, int ty) {
+    byte[] out = new byte[TIFF_TILE * TIFF_TILE / 8];
+    for (int y = 0; y < TIFF_TILE; y++) {
+      for (int x = 0; x < TIFF_TILE; x++) {
+        int px = tx * TIFF_TILE + x;
+        int py = ty * TIFF_TILE + y;
+        if (px < tile.width() && py < tile.height() && tile.covered(px, py)) {
+          out[(y * TIFF_TILE + x) >> 3] |= (byte) (0x80 >>> (x & 7));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The tags of the mask's directory: as GDAL writes an internal mask. */
+  private static List<Tag> maskTags(RasterTile tile, List<byte[]> chunks) {
+    List<Tag> tags = new ArrayList<>();
+    tags.add(Tag.of(254, LONG, 4)); // NewSubfileType: a transparency mask
+    tags.add(Tag.of(256, LONG, tile.width()));
+    tags.add(Tag.of(257, LONG, tile.height()));
+    tags.add(Tag.of(258, SHORT, 1));
+    tags.add(Tag.of(259, SHORT, 8));
+    tags.add(Tag.of(262, SHORT, 4)); // Photometric: transparency mask
+    tags.add(Tag.of(277, SHORT, 1));
+    tags.add(Tag.of(284, SHORT, 1));
+    tags.add(Tag.of(322, SHORT, TIFF_TILE));
+    tags.add(Tag.of(323, SHORT, TIFF_TILE));
+    tags.add(Tag.of(324, LONG, new long[chunks.size()]));
+    tags.add(Tag.of(325, LONG, lengths(chunks)));
+    tags.add(Tag.of(339, SHORT, 1));
+    return tags;
+  }
+
+  private static long[] lengths(List<byte[]> chunks) {
+    long[] counts = new long[chunks.size()];
+    for (int i = 0; i < chunks.size(); i++) {
+      counts[i] = chunks.get(i).length;
+    }
+    return counts;
   }
 
   /** The samples of one TIFF tile, padded with nodata (or zero) past the image's edge. */
@@ -130,10 +188,7 @@ public final class GeoTiffEncoder {
     java.util.Arrays.fill(bits, tile.type().bits());
     java.util.Arrays.fill(formats, tile.type().sampleFormat());
     long[] offsets = new long[chunks.size()];
-    long[] counts = new long[chunks.size()];
-    for (int i = 0; i < chunks.size(); i++) {
-      counts[i] = chunks.get(i).length;
-    }
+    long[] counts = lengths(chunks);
     List<Tag> tags = new ArrayList<>();
     tags.add(Tag.of(256, LONG, tile.width()));
     tags.add(Tag.of(257, LONG, tile.height()));
@@ -189,51 +244,60 @@ public final class GeoTiffEncoder {
     return String.format(Locale.ROOT, "%s", nodata);
   }
 
-  /** Header, directory, out-of-line tag values, then the compressed tiles. */
-  private static byte[] layout(List<Tag> tags, List<byte[]> chunks) {
-    int directory = 8;
-    int directorySize = 2 + tags.size() * 12 + 4;
-    long valuesAt = directory + directorySize;
-    long values = 0;
-    for (Tag t : tags) {
-      if (t.size() > 4) {
-        values += t.size() + (t.size() & 1);
+  /**
+   * Header, then each directory with its out-of-line tag values (the first pointing at the next),
+   * then every directory's compressed tiles in order.
+   */
+  private static byte[] layout(List<Directory> directories) {
+    long[] at = new long[directories.size()];
+    long next = 8;
+    for (int d = 0; d < directories.size(); d++) {
+      at[d] = next;
+      List<Tag> tags = directories.get(d).tags();
+      next += 2 + tags.size() * 12 + 4;
+      for (Tag t : tags) {
+        if (t.size() > 4) {
+          next += t.size() + (t.size() & 1);
+        }
       }
     }
-    long dataAt = valuesAt + values;
-    Tag offsets = tags.stream().filter(t -> t.code() == 324).findFirst().orElseThrow();
-    long at = dataAt;
-    for (int i = 0; i < chunks.size(); i++) {
-      offsets.numbers()[i] = at;
-      at += chunks.get(i).length;
+    for (Directory d : directories) {
+      Tag offsets = d.tags().stream().filter(t -> t.code() == 324).findFirst().orElseThrow();
+      for (int i = 0; i < d.chunks().size(); i++) {
+        offsets.numbers()[i] = next;
+        next += d.chunks().get(i).length;
+      }
     }
-    ByteBuffer out = ByteBuffer.allocate((int) at).order(ByteOrder.LITTLE_ENDIAN);
-    out.put((byte) 'I').put((byte) 'I').putShort((short) 42).putInt(directory);
-    out.putShort((short) tags.size());
-    long next = valuesAt;
-    List<Tag> outOfLine = new ArrayList<>();
-    for (Tag t : tags) {
-      out.putShort((short) t.code()).putShort(t.type()).putInt(t.count());
-      if (t.size() > 4) {
-        out.putInt((int) next);
-        next += t.size() + (t.size() & 1);
-        outOfLine.add(t);
-      } else {
-        int start = out.position();
+    ByteBuffer out = ByteBuffer.allocate((int) next).order(ByteOrder.LITTLE_ENDIAN);
+    out.put((byte) 'I').put((byte) 'I').putShort((short) 42).putInt((int) at[0]);
+    for (int d = 0; d < directories.size(); d++) {
+      List<Tag> tags = directories.get(d).tags();
+      out.putShort((short) tags.size());
+      long values = at[d] + 2 + tags.size() * 12 + 4;
+      List<Tag> outOfLine = new ArrayList<>();
+      for (Tag t : tags) {
+        out.putShort((short) t.code()).putShort(t.type()).putInt(t.count());
+        if (t.size() > 4) {
+          out.putInt((int) values);
+          values += t.size() + (t.size() & 1);
+          outOfLine.add(t);
+        } else {
+          int start = out.position();
+          values(out, t);
+          while (out.position() < start + 4) {
+            out.put((byte) 0);
+          }
+        }
+      }
+      out.putInt(d + 1 < directories.size() ? (int) at[d + 1] : 0);
+      for (Tag t : outOfLine) {
         values(out, t);
-        while (out.position() < start + 4) {
+        if ((t.size() & 1) == 1) {
           out.put((byte) 0);
         }
       }
     }
-    out.putInt(0); // no further directory
-    for (Tag t : outOfLine) {
-      values(out, t);
-      if ((t.size() & 1) == 1) {
-        out.put((byte) 0);
-      }
-    }
-    chunks.forEach(out::put);
+    directories.forEach(d -> d.chunks().forEach(out::put));
     return out.array();
   }
 
@@ -269,6 +333,18 @@ public final class GeoTiffEncoder {
       throw new java.io.IOException("not a little-endian TIFF");
     }
     int directory = in.getInt(4);
+    // The image, then its mask if it has one: never more than two.
+    for (int d = 0; directory != 0; d++) {
+      if (d == 2 || directory < 8 || directory > bytes.length - 2) {
+        throw new java.io.IOException("a TIFF whose directories are not the image and its mask");
+      }
+      directory = checkDirectory(in, directory, "TIFF " + (d == 0 ? "tile " : "mask tile "));
+    }
+  }
+
+  /** Checks one directory's tiles; returns the next directory's offset. */
+  private static int checkDirectory(ByteBuffer in, int directory, String what)
+      throws java.io.IOException {
     int entries = in.getShort(directory) & 0xffff;
     long[] offsets = null;
     long[] counts = null;
@@ -294,11 +370,12 @@ public final class GeoTiffEncoder {
     }
     long expected = (long) TIFF_TILE * TIFF_TILE * samplesPerPixel * bits / 8;
     for (int t = 0; t < offsets.length; t++) {
-      if (offsets[t] + counts[t] > bytes.length) {
-        throw new java.io.IOException("TIFF tile " + t + " ends past the file's end");
+      if (offsets[t] + counts[t] > in.capacity()) {
+        throw new java.io.IOException(what + t + " ends past the file's end");
       }
-      Inflation.check(bytes, (int) offsets[t], (int) counts[t], expected, "TIFF tile " + t);
+      Inflation.check(in.array(), (int) offsets[t], (int) counts[t], expected, what + t);
     }
+    return in.getInt(directory + 2 + entries * 12);
   }
 
   private static long[] numbers(ByteBuffer in, int type, int count, int at) {

@@ -10,9 +10,14 @@ final class Lzw {
 
   private Lzw() {}
 
-  /** Decodes a block; stops at the end code, at {@code expected} bytes or at the input's end. */
-  static byte[] decode(byte[] in, int expected) throws IOException {
-    byte[] out = new byte[expected];
+  /**
+   * Decodes a block into {@code out}, stopping at the end code or at the input's end; returns the
+   * bytes written.
+   *
+   * @throws IOException when the codes are damaged or decode to more than {@code out} holds
+   */
+  static int decode(byte[] in, byte[] out) throws IOException {
+    int expected = out.length;
     int n = 0;
     // The table: each entry is its prefix entry plus one byte; strings are rebuilt backwards.
     int[] prefix = new int[4096];
@@ -30,7 +35,7 @@ final class Lzw {
     int held = 0;
     int at = 0;
     byte[] string = new byte[4096];
-    while (n < expected) {
+    while (true) {
       while (held < width && at < in.length) {
         bits = (bits << 8) | (in[at++] & 0xFF);
         held += 8;
@@ -73,9 +78,12 @@ final class Lzw {
         string[len - 1] = string[0];
       }
       first = string[0];
-      int copy = Math.min(len, expected - n);
-      System.arraycopy(string, 0, out, n, copy);
-      n += copy;
+      if (len > expected - n) {
+        throw new IOException(
+            "an LZW TIFF block decompresses to more than the " + expected + " bytes it declares");
+      }
+      System.arraycopy(string, 0, out, n, len);
+      n += len;
       if (previous >= 0 && next < 4096) {
         prefix[next] = previous;
         last[next] = first;
@@ -88,11 +96,6 @@ final class Lzw {
         width++;
       }
     }
-    if (n < expected) {
-      byte[] shorter = new byte[n];
-      System.arraycopy(out, 0, shorter, 0, n);
-      return shorter;
-    }
-    return out;
+    return n;
   }
 }

@@ -10,8 +10,8 @@ import java.util.zip.DeflaterOutputStream;
 /**
  * Writes a raster tile as a PNG for web maps: one band of 8 or 16 bits as grey with alpha, three
  * 8-bit bands as RGB with alpha, four as RGBA; a pixel without data is fully transparent (zero in
- * every channel), every other pixel opaque unless a fourth band says otherwise. Other sample types
- * cannot be a PNG and are refused at planning.
+ * every channel; a pixel the tile's coverage leaves out), every other pixel opaque unless a fourth
+ * band says otherwise. Other sample types cannot be a PNG and are refused at planning.
  *
  * <p>Written by hand (signature, IHDR, one IDAT of unfiltered rows, IEND) with a fixed deflate
  * level, so the same tile always gives the same bytes.
@@ -83,7 +83,7 @@ public final class PngEncoder {
   /** Writes one pixel's channels, big-endian; returns where the next begins. */
   private static int pixel(
       RasterTile tile, int x, int y, int channels, int bytesPerSample, byte[] raw, int at) {
-    boolean empty = isNodata(tile, x, y);
+    boolean empty = !tile.covered(x, y);
     int opaque = bytesPerSample == 2 ? 65535 : 255;
     for (int c = 0; c < channels; c++) {
       int v;
@@ -100,19 +100,6 @@ public final class PngEncoder {
       raw[at++] = (byte) v;
     }
     return at;
-  }
-
-  private static boolean isNodata(RasterTile tile, int x, int y) {
-    if (tile.nodata() == null) {
-      return false;
-    }
-    double n = tile.nodata();
-    for (int b = 0; b < tile.bands(); b++) {
-      if (tile.sample(x, y, b) != n) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static byte[] zlib(byte[] raw) {

@@ -43,6 +43,12 @@ abstract class RangeReader implements Closeable {
 
       @Override
       byte[] read(long at, int length) throws IOException {
+        long size = channel.size();
+        // Checked before the buffer is made: a length read from a header may be a lie.
+        if (at < 0 || length < 0 || at > size || length > size - at) {
+          throw new EOFException(
+              describe() + " ends at " + size + " bytes, before " + at + " + " + length);
+        }
         ByteBuffer b = ByteBuffer.allocate(length);
         while (b.hasRemaining()) {
           if (channel.read(b, at + b.position()) < 0) {
@@ -82,7 +88,7 @@ abstract class RangeReader implements Closeable {
 
       @Override
       byte[] read(long at, int length) throws IOException {
-        if (at < 0 || at + length > size) {
+        if (at < 0 || length < 0 || at > size || length > size - at) {
           throw new EOFException(
               describe() + " ends at " + size + " bytes, before " + (at + length));
         }

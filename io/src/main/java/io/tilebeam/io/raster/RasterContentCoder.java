@@ -13,7 +13,8 @@ import org.apache.beam.sdk.coders.AtomicCoder;
 /**
  * A deterministic coder for {@link RasterContent}: the key and work, the tile's shape, type and
  * no-data, its georeferencing, then its samples at their own width (a byte, two or four a sample),
- * not as Java-serialized doubles: a 256 × 256 Int16 tile is 128 KiB, not half a megabyte.
+ * not as Java-serialized doubles (a 256 × 256 Int16 tile is 128 KiB, not half a megabyte), then its
+ * coverage as a bit a pixel.
  */
 public final class RasterContentCoder extends AtomicCoder<RasterContent> {
 
@@ -56,6 +57,11 @@ public final class RasterContentCoder extends AtomicCoder<RasterContent> {
       }
     }
     data.write(samples.array());
+    long[] covered = t.covered().toLongArray();
+    data.writeInt(covered.length);
+    for (long word : covered) {
+      data.writeLong(word);
+    }
     data.flush();
   }
 
@@ -95,10 +101,25 @@ public final class RasterContentCoder extends AtomicCoder<RasterContent> {
             case FLOAT32 -> samples.getFloat();
           };
     }
+    int words = data.readInt();
+    if (words < 0 || words > (width * height + 63) / 64) {
+      throw new IOException(words + " words of coverage for a tile of " + width * height);
+    }
+    long[] covered = new long[words];
+    for (int i = 0; i < words; i++) {
+      covered[i] = data.readLong();
+    }
     return new RasterContent(
         key,
         work,
-        new RasterTile(width, height, bands, sampleType, hasNodata ? nodata : null, values),
+        new RasterTile(
+            width,
+            height,
+            bands,
+            sampleType,
+            hasNodata ? nodata : null,
+            values,
+            java.util.BitSet.valueOf(covered)),
         where);
   }
 

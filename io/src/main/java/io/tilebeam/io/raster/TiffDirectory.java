@@ -16,9 +16,13 @@ package io.tilebeam.io.raster;
  * @param sampleFormat 1 unsigned integer, 2 signed integer, 3 floating point
  * @param samplesPerPixel bands
  * @param planar whether bands are stored apart (planar configuration 2)
+ * @param tiled whether the image is cut into tiles (whose blocks are all whole), not strips (whose
+ *     last one holds only the rows left)
  * @param compression the TIFF compression code
  * @param predictor 1 none, 2 horizontal differencing, 3 floating point
  * @param subfileType the NewSubfileType bits (1 reduced resolution, 4 transparency mask)
+ * @param photometric the PhotometricInterpretation code (2 RGB, 6 YCbCr, ...), -1 when absent
+ * @param jpegTables the JPEGTables of JPEG-compressed blocks (abbreviated streams), or null
  */
 record TiffDirectory(
     long width,
@@ -31,17 +35,34 @@ record TiffDirectory(
     int sampleFormat,
     int samplesPerPixel,
     boolean planar,
+    boolean tiled,
     int compression,
     int predictor,
-    long subfileType) {
+    long subfileType,
+    int photometric,
+    byte[] jpegTables) {
 
-  /** Compression codes this reader inflates: none, LZW, deflate (both codes), PackBits. */
+  /**
+   * Compression codes this reader decodes: none, LZW, JPEG, deflate (both codes), PackBits, ZSTD.
+   */
   static final int NONE = 1;
 
   static final int LZW = 5;
+  static final int JPEG = 7;
   static final int DEFLATE = 8;
   static final int DEFLATE_OLD = 32946;
   static final int PACKBITS = 32773;
+  static final int ZSTD = 50000;
+
+  /** Bytes of one row of a block as stored: its full width, the samples it holds together. */
+  long rowBytes() {
+    return (long) blockWidth * (planar ? 1 : samplesPerPixel) * (bitsPerSample / 8);
+  }
+
+  /** Bytes of a whole block as stored before compression. */
+  long blockBytes() {
+    return rowBytes() * blockHeight;
+  }
 
   /** Blocks across. */
   int blocksAcross() {
@@ -70,7 +91,9 @@ record TiffDirectory(
   String beyond(long size) {
     int blocks = Math.min(offsets.length, byteCounts.length);
     for (int k = 0; k < blocks; k++) {
-      if (byteCounts[k] > 0 && offsets[k] + byteCounts[k] > size) {
+      // Compared without adding: an offset and a count near 2^63 must not wrap into the file.
+      if (byteCounts[k] != 0
+          && (offsets[k] < 0 || byteCounts[k] < 0 || byteCounts[k] > size - offsets[k])) {
         return "the file ends at "
             + size
             + " bytes, before block "
@@ -80,8 +103,10 @@ record TiffDirectory(
             + " x "
             + height
             + " image (which ends at "
-            + (offsets[k] + byteCounts[k])
-            + "): it is cut short";
+            + Long.toUnsignedString(offsets[k])
+            + " + "
+            + Long.toUnsignedString(byteCounts[k])
+            + "): it is cut short or its block positions are wrong";
       }
     }
     return null;
@@ -91,12 +116,19 @@ record TiffDirectory(
   String unreadable() {
     if (compression != NONE
         && compression != LZW
+        && compression != JPEG
         && compression != DEFLATE
         && compression != DEFLATE_OLD
-        && compression != PACKBITS) {
+        && compression != PACKBITS
+        && compression != ZSTD) {
       return "TIFF compression "
           + compression
-          + " is not read (none, LZW, deflate and PackBits are)";
+          + " is not read (none, LZW, JPEG, deflate, PackBits and ZSTD are)";
+    }
+    if (compression == JPEG && (bitsPerSample != 8 || sampleFormat != 1 || predictor != 1)) {
+      return "JPEG-compressed TIFF blocks of "
+          + bitsPerSample
+          + "-bit samples are not read (8-bit are)";
     }
     if (predictor < 1 || predictor > 3) {
       return "TIFF predictor " + predictor + " is not read";
@@ -109,6 +141,9 @@ record TiffDirectory(
         };
     if (!known) {
       return bitsPerSample + "-bit samples of TIFF sample format " + sampleFormat + " are not read";
+    }
+    if (predictor == 3 && sampleFormat != 3) {
+      return "the floating-point TIFF predictor on samples that are not floats";
     }
     long blocks = (long) blocksAcross() * blocksDown() * (planar ? samplesPerPixel : 1);
     if (offsets.length < blocks || byteCounts.length < blocks) {

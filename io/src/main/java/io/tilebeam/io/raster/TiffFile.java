@@ -5,9 +5,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The image directories of a TIFF file (classic or BigTIFF, either byte order), and its blocks read
@@ -22,6 +23,7 @@ final class TiffFile implements java.io.Closeable {
   private static final int IMAGE_LENGTH = 257;
   private static final int BITS_PER_SAMPLE = 258;
   private static final int COMPRESSION = 259;
+  private static final int PHOTOMETRIC = 262;
   private static final int STRIP_OFFSETS = 273;
   private static final int SAMPLES_PER_PIXEL = 277;
   private static final int ROWS_PER_STRIP = 278;
@@ -33,18 +35,62 @@ final class TiffFile implements java.io.Closeable {
   private static final int TILE_OFFSETS = 324;
   private static final int TILE_BYTE_COUNTS = 325;
   private static final int SAMPLE_FORMAT = 339;
+  private static final int JPEG_TABLES = 347;
+  private static final int GDAL_NODATA = 42113;
+
+  private static final Set<Integer> WANTED =
+      Set.of(
+          NEW_SUBFILE_TYPE,
+          IMAGE_WIDTH,
+          IMAGE_LENGTH,
+          BITS_PER_SAMPLE,
+          COMPRESSION,
+          PHOTOMETRIC,
+          STRIP_OFFSETS,
+          SAMPLES_PER_PIXEL,
+          ROWS_PER_STRIP,
+          STRIP_BYTE_COUNTS,
+          PLANAR_CONFIGURATION,
+          PREDICTOR,
+          TILE_WIDTH,
+          TILE_LENGTH,
+          TILE_OFFSETS,
+          TILE_BYTE_COUNTS,
+          SAMPLE_FORMAT,
+          JPEG_TABLES,
+          GeoTiffTags.MODEL_PIXEL_SCALE,
+          GeoTiffTags.MODEL_TIEPOINT,
+          GeoTiffTags.MODEL_TRANSFORMATION,
+          GeoTiffTags.GEO_KEY_DIRECTORY,
+          GeoTiffTags.GEO_DOUBLE_PARAMS,
+          GeoTiffTags.GEO_ASCII_PARAMS,
+          GDAL_NODATA);
 
   /** More directories than any real file has: a loop in the chain is a damaged file. */
   private static final int MOST_DIRECTORIES = 10_000;
 
+  /**
+   * The most samples (pixels × bands stored together) one block may hold: what is decoded at once
+   * is bounded by it (16 MB of floats), whatever a header claims. Tiled files (COGs: 256 or 512 a
+   * side) and strips of a few rows are far below it; one strip holding a whole large image is
+   * refused, with the advice to tile it.
+   */
+  static final long MOST_BLOCK_SAMPLES = 1L << 22;
+
+  /** The most bands read: more than hyperspectral imagery has (a few hundred). */
+  static final int MOST_BANDS = 1024;
+
   private final RangeReader channel;
   private final ByteOrder order;
   private final List<TiffDirectory> directories;
+  private final TiffTags first;
 
-  private TiffFile(RangeReader channel, ByteOrder order, List<TiffDirectory> directories) {
+  private TiffFile(
+      RangeReader channel, ByteOrder order, List<TiffDirectory> directories, TiffTags first) {
     this.channel = channel;
     this.order = order;
     this.directories = directories;
+    this.first = first;
   }
 
   /**
@@ -57,17 +103,18 @@ final class TiffFile implements java.io.Closeable {
   }
 
   /**
-   * Reads the directories of a TIFF's bytes; the file owns {@code channel} and closes it.
+   * Reads the directories of a TIFF's bytes; the file owns {@code channel} and closes it. Every
+   * size, count and position a directory states is checked against the file before it is used.
    *
-   * @throws IOException when they cannot be read or are not a TIFF
+   * @throws IOException when they cannot be read or are not a TIFF, naming what is wrong
    */
   static TiffFile open(RangeReader channel) throws IOException {
     try {
-      if (channel.size() < 8) {
-        throw new IOException("not a TIFF file (" + channel.size() + " bytes)");
+      long size = channel.size();
+      if (size < 8) {
+        throw new IOException("not a TIFF file (" + size + " bytes)");
       }
-      ByteBuffer head =
-          read(channel, 0, (int) Math.min(16, channel.size()), ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer head = read(channel, 0, (int) Math.min(16, size), ByteOrder.LITTLE_ENDIAN);
       ByteOrder order;
       if (head.get(0) == 'I' && head.get(1) == 'I') {
         order = ByteOrder.LITTLE_ENDIAN;
@@ -82,20 +129,29 @@ final class TiffFile implements java.io.Closeable {
       if (version != 42 && !big) {
         throw new IOException("not a TIFF file (version " + version + ")");
       }
+      if (big && size < 16) {
+        throw new IOException("not a BigTIFF file (" + size + " bytes)");
+      }
       long next = big ? head.getLong(8) : head.getInt(4) & 0xFFFFFFFFL;
       List<TiffDirectory> directories = new ArrayList<>();
+      TiffTags first = null;
+      Set<Long> seen = new HashSet<>();
       while (next != 0) {
-        if (directories.size() == MOST_DIRECTORIES) {
+        if (directories.size() == MOST_DIRECTORIES || !seen.add(next)) {
           throw new IOException("the TIFF's directory chain does not end");
         }
-        Map<Integer, long[]> tags = new HashMap<>();
-        next = readDirectory(channel, order, big, next, tags);
-        directories.add(directory(tags));
+        TiffTags.Read read = TiffTags.read(channel, order, big, next, WANTED);
+        if (first == null) {
+          first = read.tags();
+        }
+        directories.add(directory(read.tags(), directories.size()));
+        next = read.next();
       }
       if (directories.isEmpty()) {
         throw new IOException("the TIFF holds no image");
       }
-      return new TiffFile(channel, order, directories);
+      GeoTiffTags.check(first);
+      return new TiffFile(channel, order, directories, first);
     } catch (IOException | RuntimeException e) {
       channel.close();
       throw e;
@@ -105,6 +161,32 @@ final class TiffFile implements java.io.Closeable {
   /** The directories, in file order. */
   List<TiffDirectory> directories() {
     return directories;
+  }
+
+  /**
+   * The no-data value the first image declares in GDAL's {@code GDAL_NODATA} tag (read from the
+   * file, for every sample type), or empty when it declares none.
+   *
+   * @throws IOException when the tag holds something that is not a number
+   */
+  Optional<Double> nodata() throws IOException {
+    String text = first.text(GDAL_NODATA);
+    if (text == null || text.isBlank()) {
+      return Optional.empty();
+    }
+    String t = text.trim();
+    try {
+      return Optional.of(
+          switch (t.toLowerCase(java.util.Locale.ROOT)) {
+            case "nan", "-nan" -> Double.NaN;
+            case "inf", "+inf" -> Double.POSITIVE_INFINITY;
+            case "-inf" -> Double.NEGATIVE_INFINITY;
+            default -> Double.parseDouble(t);
+          });
+    } catch (NumberFormatException e) {
+      throw new IOException(
+          "its GDAL_NODATA tag holds '" + printable(t) + "', which is not a number", e);
+    }
   }
 
   /**
@@ -123,130 +205,92 @@ final class TiffFile implements java.io.Closeable {
     return out;
   }
 
-  /** Reads one directory's entries into {@code tags}; returns the next directory's offset. */
-  private static long readDirectory(
-      RangeReader channel, ByteOrder order, boolean big, long at, Map<Integer, long[]> tags)
-      throws IOException {
-    int countSize = big ? 8 : 2;
-    int entrySize = big ? 20 : 12;
-    ByteBuffer countBuffer = read(channel, at, countSize, order);
-    long count = big ? countBuffer.getLong(0) : countBuffer.getShort(0) & 0xFFFF;
-    if (count < 0 || count > 65_535) {
-      throw new IOException("a TIFF directory of " + count + " entries");
-    }
-    ByteBuffer entries =
-        read(channel, at + countSize, (int) count * entrySize + (big ? 8 : 4), order);
-    for (int i = 0; i < count; i++) {
-      int base = i * entrySize;
-      int tag = entries.getShort(base) & 0xFFFF;
-      int type = entries.getShort(base + 2) & 0xFFFF;
-      long n = big ? entries.getLong(base + 4) : entries.getInt(base + 4) & 0xFFFFFFFFL;
-      int size = typeSize(type);
-      if (size == 0 || !wanted(tag)) {
-        continue;
-      }
-      if (n < 0 || n > 50_000_000) {
-        throw new IOException("TIFF tag " + tag + " has " + n + " values");
-      }
-      long bytes = n * size;
-      int valueAt = base + (big ? 12 : 8);
-      ByteBuffer values;
-      int from;
-      if (bytes <= (big ? 8 : 4)) {
-        values = entries;
-        from = valueAt;
-      } else {
-        long offset = big ? entries.getLong(valueAt) : entries.getInt(valueAt) & 0xFFFFFFFFL;
-        values = read(channel, offset, (int) bytes, order);
-        from = 0;
-      }
-      long[] out = new long[(int) n];
-      for (int k = 0; k < n; k++) {
-        int p = from + k * size;
-        out[k] =
-            switch (type) {
-              case 1, 7 -> values.get(p) & 0xFF;
-              case 3 -> values.getShort(p) & 0xFFFF;
-              case 4, 13 -> values.getInt(p) & 0xFFFFFFFFL;
-              default -> values.getLong(p);
-            };
-      }
-      tags.put(tag, out);
-    }
-    int nextAt = (int) count * entrySize;
-    return big ? entries.getLong(nextAt) : entries.getInt(nextAt) & 0xFFFFFFFFL;
-  }
-
-  private static boolean wanted(int tag) {
-    return switch (tag) {
-      case NEW_SUBFILE_TYPE,
-          IMAGE_WIDTH,
-          IMAGE_LENGTH,
-          BITS_PER_SAMPLE,
-          COMPRESSION,
-          STRIP_OFFSETS,
-          SAMPLES_PER_PIXEL,
-          ROWS_PER_STRIP,
-          STRIP_BYTE_COUNTS,
-          PLANAR_CONFIGURATION,
-          PREDICTOR,
-          TILE_WIDTH,
-          TILE_LENGTH,
-          TILE_OFFSETS,
-          TILE_BYTE_COUNTS,
-          SAMPLE_FORMAT ->
-          true;
-      default -> false;
-    };
-  }
-
-  /**
-   * Bytes of one value of an integer TIFF type (BYTE, SHORT, LONG, UNDEFINED, IFD, LONG8, IFD8).
-   */
-  private static int typeSize(int type) {
-    return switch (type) {
-      case 1, 7 -> 1;
-      case 3 -> 2;
-      case 4, 13 -> 4;
-      case 16, 18 -> 8;
-      default -> 0;
-    };
-  }
-
-  private static TiffDirectory directory(Map<Integer, long[]> tags) throws IOException {
-    long width = one(tags, IMAGE_WIDTH, -1);
-    long height = one(tags, IMAGE_LENGTH, -1);
+  private static TiffDirectory directory(TiffTags tags, int index) throws IOException {
+    String which = index == 0 ? "the TIFF's image" : "TIFF image " + (index + 1);
+    long width = tags.number(IMAGE_WIDTH, -1);
+    long height = tags.number(IMAGE_LENGTH, -1);
     if (width <= 0 || height <= 0) {
-      throw new IOException("a TIFF image without a width or a height");
+      throw new IOException(which + " has no width or height");
     }
-    boolean tiled = tags.containsKey(TILE_OFFSETS);
-    long blockWidth = tiled ? one(tags, TILE_WIDTH, -1) : width;
+    long bands = tags.number(SAMPLES_PER_PIXEL, 1);
+    if (bands < 1 || bands > MOST_BANDS) {
+      throw new IOException(
+          which
+              + " has "
+              + bands
+              + " samples a pixel (SamplesPerPixel); tilebeam reads 1 to "
+              + MOST_BANDS);
+    }
+    boolean planar = tags.number(PLANAR_CONFIGURATION, 1) == 2;
+    boolean tiled = tags.has(TILE_OFFSETS);
+    long blockWidth = tiled ? tags.number(TILE_WIDTH, -1) : width;
     long blockHeight =
-        tiled ? one(tags, TILE_LENGTH, -1) : Math.min(height, one(tags, ROWS_PER_STRIP, height));
-    if (blockWidth <= 0 || blockHeight <= 0 || blockWidth * blockHeight > (1 << 28)) {
-      throw new IOException("TIFF blocks of " + blockWidth + " x " + blockHeight);
+        tiled
+            ? tags.number(TILE_LENGTH, -1)
+            : Math.min(height, tags.number(ROWS_PER_STRIP, height));
+    long perBlock = planar ? 1 : bands;
+    if (blockWidth <= 0 || blockHeight <= 0) {
+      throw new IOException(which + " has blocks of " + blockWidth + " x " + blockHeight);
     }
-    long[] offsets = tags.getOrDefault(tiled ? TILE_OFFSETS : STRIP_OFFSETS, new long[0]);
-    long[] counts = tags.getOrDefault(tiled ? TILE_BYTE_COUNTS : STRIP_BYTE_COUNTS, new long[0]);
+    if (blockWidth > MOST_BLOCK_SAMPLES
+        || blockHeight > MOST_BLOCK_SAMPLES
+        || blockWidth * blockHeight * perBlock > MOST_BLOCK_SAMPLES) {
+      throw new IOException(
+          which
+              + " is stored in blocks of "
+              + blockWidth
+              + " x "
+              + blockHeight
+              + " pixels of "
+              + perBlock
+              + " samples, more than the "
+              + MOST_BLOCK_SAMPLES
+              + " samples tilebeam decodes at once; tile it first (gdal_translate -of COG)");
+    }
+    long[] bits = tags.numbers(BITS_PER_SAMPLE);
+    long[] formats = tags.numbers(SAMPLE_FORMAT);
+    int bitsPerSample = (int) same(bits, 1, which, "BitsPerSample");
+    int sampleFormat = (int) same(formats, 1, which, "SampleFormat");
+    long[] offsets = tags.numbers(tiled ? TILE_OFFSETS : STRIP_OFFSETS);
+    long[] counts = tags.numbers(tiled ? TILE_BYTE_COUNTS : STRIP_BYTE_COUNTS);
     return new TiffDirectory(
         width,
         height,
         (int) blockWidth,
         (int) blockHeight,
-        offsets,
-        counts,
-        (int) one(tags, BITS_PER_SAMPLE, 1),
-        (int) one(tags, SAMPLE_FORMAT, 1),
-        (int) one(tags, SAMPLES_PER_PIXEL, 1),
-        one(tags, PLANAR_CONFIGURATION, 1) == 2,
-        (int) one(tags, COMPRESSION, 1),
-        (int) one(tags, PREDICTOR, 1),
-        one(tags, NEW_SUBFILE_TYPE, 0));
+        offsets == null ? new long[0] : offsets,
+        counts == null ? new long[0] : counts,
+        bitsPerSample,
+        sampleFormat,
+        (int) bands,
+        planar,
+        tiled,
+        (int) tags.number(COMPRESSION, 1),
+        (int) tags.number(PREDICTOR, 1),
+        tags.number(NEW_SUBFILE_TYPE, 0),
+        (int) tags.number(PHOTOMETRIC, -1),
+        tags.bytes(JPEG_TABLES));
   }
 
-  private static long one(Map<Integer, long[]> tags, int tag, long otherwise) {
-    long[] v = tags.get(tag);
-    return v == null || v.length == 0 ? otherwise : v[0];
+  /** A per-band tag's one value: every band must have the same. */
+  private static long same(long[] values, long otherwise, String which, String name)
+      throws IOException {
+    if (values == null || values.length == 0) {
+      return otherwise;
+    }
+    for (long v : values) {
+      if (v != values[0]) {
+        throw new IOException(
+            which + " has bands of different " + name + " " + values[0] + " and " + v);
+      }
+    }
+    return values[0];
+  }
+
+  /** Text read from a file, for a message: at most 40 characters, control characters as '?'. */
+  static String printable(String text) {
+    String cut = text.length() > 40 ? text.substring(0, 40) + "..." : text;
+    return cut.replaceAll("[\\p{Cntrl}\\p{Cf}]", "?");
   }
 
   /**
@@ -256,29 +300,20 @@ final class TiffFile implements java.io.Closeable {
    *
    * @param index the block's index in the directory's offsets
    * @param rows the block's rows that hold image data (strips at the image's end are shorter)
-   * @throws IOException when the block cannot be read or decoded
+   * @throws IOException when the block cannot be read or decoded, or decodes to more or fewer bytes
+   *     than its layout says it holds
    */
   float[] readBlock(TiffDirectory d, int index, int rows) throws IOException {
     int bands = d.planar() ? 1 : d.samplesPerPixel();
-    int bytesPerSample = d.bitsPerSample() / 8;
-    int rowBytes = d.blockWidth() * bands * bytesPerSample;
-    int expected = rowBytes * rows;
     long length = d.byteCounts()[index];
-    byte[] raw;
     if (length == 0) {
-      // A block never written (a sparse file): zeros, as GDAL reads it.
-      raw = new byte[expected];
-    } else {
-      if (length > Integer.MAX_VALUE - 16) {
-        throw new IOException("a TIFF block of " + length + " bytes");
-      }
-      ByteBuffer b = read(channel, d.offsets()[index], (int) length, order);
-      raw = BlockCodec.decompress(d.compression(), b.array(), expected);
+      // A block never written (a sparse file): zeros, as GDAL reads it. Its size is bounded by
+      // the directory's check (MOST_BLOCK_SAMPLES), not by bytes in the file.
+      return new float[d.blockWidth() * d.blockHeight() * bands];
     }
-    if (raw.length < expected) {
-      throw new IOException(
-          "TIFF block " + index + " holds " + raw.length + " bytes, " + expected + " expected");
-    }
+    TiffTags.within(d.offsets()[index], length, channel.size(), "TIFF block " + index);
+    byte[] stored = channel.read(d.offsets()[index], (int) length);
+    byte[] raw = BlockCodec.decode(d, stored, rows, bands);
     return BlockCodec.samples(raw, d, bands, rows, order);
   }
 

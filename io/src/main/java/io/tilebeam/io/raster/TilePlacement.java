@@ -3,6 +3,7 @@ package io.tilebeam.io.raster;
 import io.tilebeam.transforms.crs.Bounds;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -111,8 +112,11 @@ final class TilePlacement {
   RasterTile blank(TileSettings s) {
     int bands = s.bands().length;
     double[] samples = new double[size * size * bands];
-    Arrays.fill(samples, s.nodataOut());
-    return new RasterTile(size, size, bands, s.type(), s.nodataOut(), samples);
+    if (s.nodataOut() != null) {
+      Arrays.fill(samples, s.nodataOut());
+    }
+    return new RasterTile(
+        size, size, bands, s.type(), s.nodataOut(), samples, new BitSet(size * size));
   }
 
   SourceLevel level() {
@@ -142,7 +146,7 @@ final class TilePlacement {
 
     /** Computes the part's pixels from {@code window} into {@code out}. */
     void render(RasterWindow window, TileSettings s, RasterTile out) {
-      tile.render(this, window, s, out.samples());
+      tile.render(this, window, s, out.samples(), out.covered());
     }
   }
 
@@ -247,11 +251,13 @@ final class TilePlacement {
   }
 
   /** Computes a part's pixels from {@code window} into {@code samples}. */
-  private void render(Part part, RasterWindow window, TileSettings s, double[] samples) {
+  private void render(
+      Part part, RasterWindow window, TileSettings s, double[] samples, BitSet covered) {
     Kernels k = new Kernels(window, level.width(), level.height());
     int bands = s.bands().length;
     SampleType type = s.type();
-    double nodata = s.nodataOut();
+    boolean avoid = s.nodataOut() != null;
+    double nodata = avoid ? s.nodataOut() : 0;
     boolean fourSamples = scaleX >= 0.95 && scaleY >= 0.95;
     Resampling r = s.resampling();
     for (int j = part.tileRow0; j < part.tileRow1; j++) {
@@ -274,7 +280,10 @@ final class TilePlacement {
                     fourSamples ? k.cubic(b, x, y) : k.widened(b, x, y, r, scaleX, scaleY);
               };
           if (!Double.isNaN(v)) {
-            samples[pixel * bands + b] = type.storeAvoiding(v, nodata);
+            // Without a no-data value the coverage marks the pixel: its samples are kept as they
+            // are, never moved off a value.
+            samples[pixel * bands + b] = avoid ? type.storeAvoiding(v, nodata) : type.store(v);
+            covered.set(pixel);
           }
         }
       }

@@ -9,7 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.sis.coverage.SampleDimension;
 import org.apache.sis.coverage.grid.GridGeometry;
 import org.apache.sis.coverage.grid.PixelInCell;
 import org.apache.sis.geometry.Envelopes;
@@ -50,6 +49,11 @@ public final class TileResampler implements AutoCloseable {
 
   /** The most bytes of decoded source blocks kept for the next windows. */
   static final long CACHED_BYTES = 64L << 20;
+
+  static {
+    // SIS reads a GeoTIFF's CRS from its EPSG database, which starts Derby: its log goes nowhere.
+    io.tilebeam.transforms.crs.DerbyLog.install();
+  }
 
   private final GeoTiffStore store;
   private final GridCoverageResource image;
@@ -114,30 +118,30 @@ public final class TileResampler implements AutoCloseable {
 
   private static TileResampler open(RangeReader bytes, CoordinateReferenceSystem givenCrs)
       throws DataStoreException {
-    GeoTiffStore store;
+    TiffFile tiff;
     try {
-      // SIS reads the header and georeferencing (a few kilobytes); pixels are read by TiffFile.
+      // Our own reader first: every size its header states is checked against the file before
+      // SIS, which trusts them, reads the georeferencing.
+      tiff = TiffFile.open(bytes);
+    } catch (IOException e) {
+      throw new DataStoreException(e.getMessage(), e);
+    }
+    GeoTiffStore store = null;
+    try {
       store =
           new GeoTiffStore(
               new GeoTiffStoreProvider(), new StorageConnector(new RangeChannel(bytes)));
-    } catch (DataStoreException | RuntimeException e) {
-      closeQuietly(bytes);
-      throw e;
-    }
-    TiffFile tiff = null;
-    try {
       List<GridCoverageResource> images = store.components();
       if (images.isEmpty()) {
         throw new NoSuchDataException("the GeoTIFF holds no image");
       }
       GridCoverageResource image = images.get(0);
-      tiff = TiffFile.open(bytes);
       return new TileResampler(store, image, tiff, levels(image, tiff, bytes.size()), givenCrs);
     } catch (IOException e) {
-      close(store, tiff == null ? bytes : tiff);
+      close(store, tiff);
       throw new DataStoreException(e.getMessage(), e);
     } catch (DataStoreException | RuntimeException e) {
-      close(store, tiff == null ? bytes : tiff);
+      close(store, tiff);
       throw e;
     }
   }
@@ -152,7 +156,9 @@ public final class TileResampler implements AutoCloseable {
 
   private static void close(GeoTiffStore store, java.io.Closeable bytes) throws DataStoreException {
     closeQuietly(bytes);
-    store.close();
+    if (store != null) {
+      store.close();
+    }
   }
 
   /**
@@ -177,10 +183,19 @@ public final class TileResampler implements AutoCloseable {
       }
     }
     if (!grid.isDefined(GridGeometry.GRID_TO_CRS | GridGeometry.EXTENT)) {
-      return out;
+      // Without a place every tile would be no data, silently.
+      throw new DataStoreException(
+          "the TIFF has no georeferencing (no ModelTiepoint and ModelPixelScale, no"
+              + " ModelTransformation): tilebeam cannot tell where its pixels are");
     }
     try {
-      MathTransform crsToGrid = grid.getGridToCRS(PixelInCell.CELL_CORNER).inverse();
+      MathTransform gridToCrs = grid.getGridToCRS(PixelInCell.CELL_CORNER);
+      if (gridToCrs instanceof org.apache.sis.referencing.operation.transform.LinearTransform l
+          && !finite(l.getMatrix())) {
+        throw new DataStoreException(
+            "its georeferencing is not finite or cannot be inverted: " + l.getMatrix());
+      }
+      MathTransform crsToGrid = gridToCrs.inverse();
       out.add(new SourceLevel(0, full, 1, crsToGrid));
       for (TiffDirectory d : directories.subList(1, directories.size())) {
         if (d.unreadable() != null) {
@@ -196,6 +211,19 @@ public final class TileResampler implements AutoCloseable {
       throw new DataStoreException("the image's grid cannot be inverted: " + e.getMessage(), e);
     }
     return out;
+  }
+
+  /** Whether every element of {@code m} is finite and its 2 x 2 part can be inverted. */
+  private static boolean finite(org.opengis.referencing.operation.Matrix m) {
+    for (int r = 0; r < m.getNumRow(); r++) {
+      for (int c = 0; c < m.getNumCol(); c++) {
+        if (!Double.isFinite(m.getElement(r, c))) {
+          return false;
+        }
+      }
+    }
+    double det = m.getElement(0, 0) * m.getElement(1, 1) - m.getElement(0, 1) * m.getElement(1, 0);
+    return det != 0 && Double.isFinite(det);
   }
 
   /** The source's grid: its extent, CRS and georeferencing. */
@@ -218,23 +246,23 @@ public final class TileResampler implements AutoCloseable {
     return d.bitsPerSample() + "-bit samples of TIFF sample format " + d.sampleFormat();
   }
 
-  /** The source's bands, with the no-data value (background) SIS read for each, if any. */
-  public List<SampleDimension> bands() throws DataStoreException {
-    return image.getSampleDimensions();
+  /** How many bands the source has (its TIFF's samples a pixel). */
+  public int bandCount() {
+    return tiff.levels().get(0).samplesPerPixel();
   }
 
   /**
-   * The no-data value the source declares (GDAL's {@code GDAL_NODATA}), if any: SIS reads it as
-   * each band's background.
+   * The no-data value the source declares in GDAL's {@code GDAL_NODATA} tag, if any, read from the
+   * file itself for every sample type (SIS 1.6 reads none for a Float32 COG).
+   *
+   * @throws DataStoreException when the tag does not hold a number
    */
   public Optional<Double> declaredNodata() throws DataStoreException {
-    for (SampleDimension band : bands()) {
-      Optional<Number> background = band.getBackground();
-      if (background.isPresent()) {
-        return Optional.of(background.get().doubleValue());
-      }
+    try {
+      return tiff.nodata();
+    } catch (IOException e) {
+      throw new DataStoreException(e.getMessage(), e);
     }
-    return Optional.empty();
   }
 
   /**

@@ -9,7 +9,8 @@ package io.tilebeam.io.raster;
  * @param resampling how pixels are computed from the source's
  * @param nodataIn the source value that means no data, or null for none
  * @param type the tile's sample type
- * @param nodataOut the tile's value for no data
+ * @param nodataOut the tile's value for no data, or null for none: pixels without data are then
+ *     zeros that the tile's coverage marks (PNG transparency, a GeoTIFF mask)
  */
 public record TileSettings(
     int size,
@@ -17,7 +18,7 @@ public record TileSettings(
     Resampling resampling,
     Double nodataIn,
     SampleType type,
-    double nodataOut)
+    Double nodataOut)
     implements java.io.Serializable {
 
   /** Copies the bands. */

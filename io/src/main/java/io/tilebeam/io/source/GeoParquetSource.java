@@ -37,7 +37,12 @@ final class GeoParquetSource {
   private final int[] covering; // xmin, ymin, xmax, ymax columns, or null
   private final String declaredCrs;
   private final List<String> problems = new ArrayList<>();
+  private final java.util.Set<Integer> skipped = new java.util.HashSet<>();
+  private final java.util.Map<String, String> skippedColumns = new java.util.LinkedHashMap<>();
   private final SourceFeatures features = new SourceFeatures();
+  private final org.apache.beam.sdk.metrics.Counter skippedGroups =
+      org.apache.beam.sdk.metrics.Metrics.counter(
+          ReadFeatures.class, ReadFeatures.ROW_GROUPS_SKIPPED);
 
   private GeoParquetSource(ParquetFile file, String idColumn, JsonNode geo) throws IOException {
     this.file = file;
@@ -75,22 +80,29 @@ final class GeoParquetSource {
             : null;
     JsonNode crs = meta.get("crs");
     this.declaredCrs = crs == null ? "OGC:CRS84" : crs.isNull() ? null : crsOf(crs);
+    // Columns that cannot be properties (lists, maps, INT96) are left unread, each named once by
+    // its top-level name; the geometry and bbox columns are read whatever else the file holds.
     for (int i = 0; i < file.columns().size(); i++) {
       ParquetFile.Column c = file.columns().get(i);
-      String refused = ColumnChunks.refuses(c);
-      if (refused != null && i != geometry && !isCovering(i)) {
-        problems.add(refused);
+      String why = ColumnChunks.skips(c);
+      if (why != null && i != geometry && !isCovering(i)) {
+        skipped.add(i);
+        skippedColumns.putIfAbsent(c.path().get(0), why);
       }
     }
     // Codecs and encodings are in the footer: a file the reader could not decode is refused when
     // the job is planned, not when a worker meets its first page.
     java.util.Set<String> pages = new java.util.LinkedHashSet<>();
-    for (ParquetFile.RowGroup g : file.rowGroups()) {
-      for (ParquetFile.Chunk chunk : g.chunks()) {
-        String refused = ColumnChunks.refusesPages(chunk);
+    for (int g = 0; g < file.rowGroups().size(); g++) {
+      List<ParquetFile.Chunk> chunks = file.rowGroups().get(g).chunks();
+      for (int i = 0; i < chunks.size(); i++) {
+        String refused = skipped.contains(i) ? null : ColumnChunks.refusesPages(chunks.get(i));
         if (refused != null) {
           pages.add(refused);
         }
+      }
+      if (covering != null) {
+        checkStatistics(g, chunks);
       }
     }
     problems.addAll(pages);
@@ -202,6 +214,41 @@ final class GeoParquetSource {
     return problems;
   }
 
+  /**
+   * The columns left out of the features' properties (by top-level name, in schema order), with
+   * why: {@code a list or map}, {@code INT96 timestamps}.
+   */
+  java.util.Map<String, String> skippedColumns() {
+    return skippedColumns;
+  }
+
+  /**
+   * Refuses bbox statistics that are not finite numbers: a row group is skipped by them, so a NaN
+   * would make the skip a guess.
+   */
+  private void checkStatistics(int g, List<ParquetFile.Chunk> chunks) throws SourceFormatException {
+    for (int c : covering) {
+      if (c < 0) {
+        continue;
+      }
+      ParquetFile.Chunk chunk = chunks.get(c);
+      for (byte[] stat : new byte[][] {chunk.min(), chunk.max()}) {
+        Double v = number(chunk, stat);
+        if (v != null && !Double.isFinite(v)) {
+          throw new SourceFormatException(
+              "row group "
+                  + g
+                  + " has statistics of "
+                  + v
+                  + " for its bbox column "
+                  + chunk.column().name()
+                  + ": bounds must be finite numbers",
+              null);
+        }
+      }
+    }
+  }
+
   /** The names of its columns. */
   List<String> columnNames() {
     return file.columns().stream().map(ParquetFile.Column::name).toList();
@@ -269,6 +316,7 @@ final class GeoParquetSource {
     for (int g = from; g < to && g < file.rowGroups().size(); g++) {
       Bounds box = box(g);
       if (box != null && wanted != null && !wanted.test(box)) {
+        skippedGroups.inc();
         continue;
       }
       readRowGroup(g, action, bad);
@@ -281,7 +329,7 @@ final class GeoParquetSource {
     List<ParquetFile.Column> columns = file.columns();
     Object[][] values = new Object[columns.size()][];
     for (int i = 0; i < columns.size(); i++) {
-      if (i == geometry || !isCovering(i)) {
+      if (i == geometry || (!isCovering(i) && !skipped.contains(i))) {
         values[i] = file.values(group.chunks().get(i));
       }
     }
@@ -304,7 +352,7 @@ final class GeoParquetSource {
       }
       ObjectNode properties = JsonNodeFactory.instance.objectNode();
       for (int i = 0; i < columns.size(); i++) {
-        if (i == geometry || i == id || isCovering(i)) {
+        if (i == geometry || i == id || isCovering(i) || skipped.contains(i)) {
           continue;
         }
         put(properties, columns.get(i).name(), values[i][row]);

@@ -33,13 +33,34 @@ final class GeoParquetSourceFormat extends FileSourceFormat {
       throw new SourceFieldException(
           "idColumn", idColumn, "no such column (columns: " + source.columnNames() + ")", null);
     }
+    if (idColumn != null && source.skippedColumns().containsKey(idColumn)) {
+      throw new SourceFieldException(
+          "idColumn",
+          idColumn,
+          "is " + source.skippedColumns().get(idColumn) + ", which cannot be an id",
+          null);
+    }
     return new Resolved(
-        file, idColumn, identity(file, options), source.declaredCrs(), source.rowGroups());
+        file,
+        idColumn,
+        identity(file, options),
+        source.declaredCrs(),
+        source.rowGroups(),
+        new java.util.LinkedHashMap<>(source.skippedColumns()));
   }
 
-  /** A GeoParquet file found at planning. */
+  /**
+   * A GeoParquet file found at planning.
+   *
+   * @param skippedColumns the columns that do not become properties, with why
+   */
   record Resolved(
-      SourceFile file, String idColumn, String identity, String declaredCrs, int rowGroups)
+      SourceFile file,
+      String idColumn,
+      String identity,
+      String declaredCrs,
+      int rowGroups,
+      java.util.LinkedHashMap<String, String> skippedColumns)
       implements LayerSource {
 
     @Override

@@ -132,7 +132,7 @@ final class GeoTiffSourceFormat extends FileSourceFormat {
   @Override
   LayerSource resolve(SourceFile file, SourceOptions options) throws IOException {
     try (TileResampler image = TileResampler.open(file)) {
-      int bands = image.bands().size();
+      int bands = image.bandCount();
       SampleType type = image.sampleType();
       if (type == null) {
         throw new SourceFormatException(

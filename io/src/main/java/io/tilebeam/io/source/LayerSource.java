@@ -29,6 +29,14 @@ public interface LayerSource extends Serializable {
     return file() == null ? List.of() : List.of(file());
   }
 
+  /**
+   * Columns of the source left out of its features' properties, by name, with why (a GeoParquet
+   * list or map column, INT96 timestamps); empty for most sources.
+   */
+  default java.util.Map<String, String> skippedColumns() {
+    return java.util.Map.of();
+  }
+
   /** Whether groups of claimed tiles read their own features through an index. */
   boolean indexed();
 

@@ -89,6 +89,9 @@ public final class ReadFeatures
   /** Counter of pieces cut for claimed tiles. */
   public static final String PIECES = "piecesCut";
 
+  /** Counter of row groups (GeoParquet) left unread because their bbox statistics meet no tile. */
+  public static final String ROW_GROUPS_SKIPPED = "rowGroupsSkipped";
+
   /** Counter of source coordinates outside the source CRS's domain of validity. */
   public static final String OUTSIDE_DOMAIN = "coordinatesOutsideDomain";
 

@@ -36,7 +36,7 @@ class MosaicRenderingTest {
             Resampling.NEAREST,
             (double) TestRasters.NODATA,
             SampleType.INT16,
-            TestRasters.NODATA);
+            (double) TestRasters.NODATA);
     List<Bounds> tiles = new ArrayList<>();
     for (long x = 1066; x <= 1073; x++) {
       tiles.add(TestRasters.webMercator(11, x, 718));

@@ -54,7 +54,7 @@ class RemoteRasterTest {
               Resampling.CUBIC,
               (double) TestRasters.NODATA,
               SampleType.INT16,
-              -32768);
+              -32768.0);
       List<RasterTile> local;
       try (TileResampler r = TileResampler.open(file)) {
         local = r.render(tiles, mercator, s);

@@ -22,9 +22,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The TIFF reader against GDAL: sources written by {@code gdal_translate} in the layouts users have
- * (COG and plain GeoTIFF; tiles and strips; deflate, LZW, PackBits, none; horizontal and
- * floating-point predictors; 8-, 16- and 32-bit samples; one and three bands, stored together or
- * apart; classic and BigTIFF, both byte orders) are read whole, every sample compared with what
+ * (COG and plain GeoTIFF; tiles and strips; deflate, LZW, PackBits, JPEG, ZSTD, none; horizontal
+ * and floating-point predictors; 8-, 16- and 32-bit samples; one and three bands, stored together
+ * or apart; classic and BigTIFF, both byte orders) are read whole, every sample compared with what
  * GDAL reads of the same file ({@code gdal_translate -of ENVI -ot Float32}).
  *
  * <p>The first case is the one SIS 1.6 reads wrongly (values off from the second row): a COG
@@ -89,6 +89,12 @@ class TiffFileTest {
             + " -co PREDICTOR=2",
         "three bands apart, UInt16, tiles, LZW, predictor 2|3|UInt16|-of GTiff -co TILED=YES"
             + " -co INTERLEAVE=BAND -co COMPRESS=LZW -co PREDICTOR=2",
+        "COG, three bands, Byte, JPEG in YCbCr|3|Byte|-of COG -co COMPRESS=JPEG",
+        "three bands, Byte, JPEG in RGB, tiles|3|Byte|-of GTiff -co TILED=YES -co COMPRESS=JPEG"
+            + " -co PHOTOMETRIC=RGB",
+        "strips of 16 rows, Byte, JPEG|1|Byte|-of GTiff -co BLOCKYSIZE=16 -co COMPRESS=JPEG",
+        "COG, Int16, ZSTD, predictor 2|1|Int16|-of COG -co COMPRESS=ZSTD -co PREDICTOR=2",
+        "strips, Float32, ZSTD, predictor 3|1|Float32|-of GTiff -co COMPRESS=ZSTD -co PREDICTOR=3",
       })
   void readsEverySampleAsGdalDoes(String name, int bands, String type, String options)
       throws Exception {

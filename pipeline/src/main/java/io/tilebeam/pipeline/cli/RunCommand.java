@@ -66,6 +66,7 @@ final class RunCommand {
       } else {
         report = runGraph(plan, ledger, settings, options);
       }
+      report = report.withSkippedColumns(plan.skippedColumns());
       List<PackArchives.Packed> packed = pack(plan, ledger, runId);
       ledger.end(
           runId, report.failed() > 0 ? "finished-with-failures" : "succeeded", report.toJson());

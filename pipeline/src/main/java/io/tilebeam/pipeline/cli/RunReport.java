@@ -24,8 +24,11 @@ import org.apache.beam.sdk.metrics.MetricsFilter;
  *
  * @param runId the run
  * @param figures every figure of {@link #FIGURES}, by name, in that order
+ * @param skippedColumns by layer, the source columns left out of its features' properties (lists,
+ *     maps, INT96 timestamps of a GeoParquet source); layers that leave none out are absent
  */
-public record RunReport(String runId, Map<String, Long> figures) {
+public record RunReport(
+    String runId, Map<String, Long> figures, Map<String, List<String>> skippedColumns) {
 
   /** A figure of the report: its name in the JSON and how it is read from the counters. */
   private record Figure(String name, ToLongFunction<Counters> read) {}
@@ -60,12 +63,19 @@ public record RunReport(String runId, Map<String, Long> figures) {
           counted("featuresEmpty", ReadFeatures.FEATURES_EMPTY),
           counted("featuresDeadLettered", ReprojectTiles.DEAD_LETTERED),
           counted("coordinatesOutsideDomain", ReadFeatures.OUTSIDE_DOMAIN),
+          counted("rowGroupsSkipped", ReadFeatures.ROW_GROUPS_SKIPPED),
           counted("claimStatements", LedgerIO.CLAIM_STATEMENTS),
           counted("commitStatements", LedgerIO.COMMIT_STATEMENTS));
 
-  /** Copies the figures, keeping their order. */
+  /** Copies the figures and columns, keeping their order. */
   public RunReport {
     figures = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(figures));
+    skippedColumns = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(skippedColumns));
+  }
+
+  /** The same report, naming the columns each layer left out of its properties. */
+  public RunReport withSkippedColumns(Map<String, List<String>> columns) {
+    return new RunReport(runId, figures, columns);
   }
 
   private static Figure counted(String name, String counter) {
@@ -84,7 +94,7 @@ public record RunReport(String runId, Map<String, Long> figures) {
     Counters counters = new Counters(c);
     Map<String, Long> figures = new LinkedHashMap<>();
     FIGURES.forEach(f -> figures.put(f.name(), f.read().applyAsLong(counters)));
-    return new RunReport(runId, figures);
+    return new RunReport(runId, figures, Map.of());
   }
 
   /**
@@ -105,7 +115,7 @@ public record RunReport(String runId, Map<String, Long> figures) {
     figures.put("skippedCompleted", completed);
     figures.put("skippedInFlight", inFlight);
     figures.put("skippedFailed", failedEarlier);
-    return new RunReport(runId, figures);
+    return new RunReport(runId, figures, Map.of());
   }
 
   /** A figure by its name in the report. */
@@ -127,6 +137,12 @@ public record RunReport(String runId, Map<String, Long> figures) {
     ObjectNode o = new ObjectMapper().createObjectNode();
     o.put("runId", runId);
     figures.forEach(o::put);
+    ObjectNode columns = o.putObject("skippedColumns");
+    skippedColumns.forEach(
+        (layer, names) -> {
+          com.fasterxml.jackson.databind.node.ArrayNode list = columns.putArray(layer);
+          names.forEach(list::add);
+        });
     return o.toString();
   }
 

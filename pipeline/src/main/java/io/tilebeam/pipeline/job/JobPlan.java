@@ -41,6 +41,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -107,6 +108,21 @@ public final class JobPlan {
     return warnings;
   }
 
+  /**
+   * The source columns each layer leaves out of its features' properties (layers without any left
+   * out), by layer name, in job order.
+   */
+  public Map<String, List<String>> skippedColumns() {
+    Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+    for (LayerPlan l : layers) {
+      Map<String, String> skipped = l.source().source().skippedColumns();
+      if (!skipped.isEmpty()) {
+        out.put(l.name(), List.copyOf(skipped.keySet()));
+      }
+    }
+    return out;
+  }
+
   /** How the job's calls to outside systems retry failures that may pass. */
   public RetryPolicy retry() {
     return retry;
@@ -144,6 +160,16 @@ public final class JobPlan {
     CrsRef target = crs(l.targetCrs(), path + ".targetCrs");
     SourceFormat format = SourceFormats.named(l.sourceFormat()).orElseThrow();
     LayerSource source = source(format, l, path, gcs);
+    if (!source.skippedColumns().isEmpty()) {
+      List<String> named = new ArrayList<>();
+      source.skippedColumns().forEach((c, why) -> named.add(c + " (" + why + ")"));
+      warnings.add(
+          path
+              + ".source.uri "
+              + l.sourceUri()
+              + ": columns not read as properties: "
+              + String.join(", ", named));
+    }
     CrsRef sourceCrs = sourceCrs(l, format, source.declaredCrs(), path);
     List<Bounds> boxes = new ArrayList<>();
     List<Extent> extents = extents(l, tms, path, warnings, boxes);

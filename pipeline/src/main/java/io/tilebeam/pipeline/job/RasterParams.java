@@ -16,14 +16,17 @@ import java.util.Locale;
  *
  * <p>Defaults: {@code nearest}; 256 pixels; every band; the source's no-data value and sample type;
  * as output no-data the input's when the output type holds it, else 0 for unsigned types, -32768
- * for int16 and NaN for float32.
+ * for int16 and NaN for float32. A source that declares no no-data value (most imagery) gets none
+ * out either when its tiles are integers: which pixels it reaches is the tiles' coverage
+ * (transparency in a PNG, a mask in a GeoTIFF), and its values are kept as they are; float tiles
+ * get NaN, which no data value can be.
  *
  * @param resampling how pixels are computed
  * @param tileSize pixels a tile side
  * @param bands the source bands, 0-based
  * @param nodataIn source samples that count as no data, or null
  * @param type the output sample type
- * @param nodataOut the output no-data value
+ * @param nodataOut the output no-data value, or null for none (coverage alone)
  * @param json all of them as canonical JSON
  */
 record RasterParams(
@@ -32,7 +35,7 @@ record RasterParams(
     int[] bands,
     Double nodataIn,
     SampleType type,
-    double nodataOut,
+    Double nodataOut,
     String json) {
 
   /** The tile side in pixels when the job sets none: the matrix sets' usual 256. */
@@ -70,12 +73,13 @@ record RasterParams(
         bands[i] = i;
       }
     }
-    Double nodataIn = p.has("nodata") ? p.get("nodata").doubleValue() : source.nodata();
+    Double nodataIn =
+        p.has("nodata") ? Double.valueOf(p.get("nodata").doubleValue()) : source.nodata();
     SampleType type =
         p.has("dataType")
             ? SampleType.valueOf(p.get("dataType").asText().toUpperCase(Locale.ROOT))
             : source.type();
-    double nodataOut;
+    Double nodataOut;
     if (p.has("outputNodata")) {
       nodataOut = p.get("outputNodata").doubleValue();
       if (!type.holds(nodataOut)) {
@@ -86,12 +90,14 @@ record RasterParams(
       }
     } else if (nodataIn != null && type.holds(nodataIn)) {
       nodataOut = nodataIn;
+    } else if (nodataIn == null && type.integral()) {
+      nodataOut = null;
     } else {
       nodataOut =
           switch (type) {
-            case INT16 -> Short.MIN_VALUE;
+            case INT16 -> (double) Short.MIN_VALUE;
             case FLOAT32 -> Double.NaN;
-            default -> 0;
+            default -> 0.0;
           };
     }
     return new RasterParams(
@@ -111,7 +117,7 @@ record RasterParams(
       int[] bands,
       Double nodataIn,
       SampleType type,
-      double nodataOut) {
+      Double nodataOut) {
     ObjectNode o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
     o.put("resampling", resampling.spelling());
     o.put("tileSize", size);
@@ -123,7 +129,11 @@ record RasterParams(
       number(o, "nodata", nodataIn);
     }
     o.put("dataType", type.spelling());
-    number(o, "outputNodata", nodataOut);
+    if (nodataOut == null) {
+      o.put("outputNodata", "none");
+    } else {
+      number(o, "outputNodata", nodataOut);
+    }
     return CanonicalJson.write(o);
   }
 

@@ -17,12 +17,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The sample job over the sample data in each of the source formats, the FlatGeobuf file and the
- * PostGIS table made by GDAL's {@code ogr2ogr} as users make them, the GeoParquet file by the npm
- * package hyparquet-writer (this GDAL has no Parquet driver), publishes byte-identical tiles:
- * FlatGeobuf and PostGIS are read per tile through their indexes, GeoJSON in one pass.
+ * PostGIS table made by GDAL's {@code ogr2ogr} as users make them, the GeoParquet files by the npm
+ * packages hyparquet-writer and DuckDB (this GDAL has no Parquet driver), publishes byte-identical
+ * tiles: FlatGeobuf and PostGIS are read per tile through their indexes, GeoJSON in one pass.
  */
 @Tag("slow")
 class FourFormatsTest {
@@ -58,6 +60,13 @@ class FourFormatsTest {
 
   /** Runs the sample job with every layer's source replaced; returns the published tiles. */
   private static Map<String, String> run(String name, String source) throws Exception {
+    return runReporting(name, source).tiles();
+  }
+
+  /** What a run published, and its report. */
+  private record Published(Map<String, String> tiles, JsonNode report) {}
+
+  private static Published runReporting(String name, String source) throws Exception {
     Path at = Files.createDirectories(dir.resolve(name));
     Path job = TestJobs.sample(at);
     String yaml = Files.readString(job);
@@ -68,7 +77,7 @@ class FourFormatsTest {
             at.resolve("report.json"), "--job", job.toString(), "--home", at + "/home");
     assertEquals(0, report.get("failed").asInt(), report.toString());
     assertEquals(0, report.get("featuresDeadLettered").asInt(), report.toString());
-    return TestJobs.publishedTiles(at.resolve("out"));
+    return new Published(TestJobs.publishedTiles(at.resolve("out")), report);
   }
 
   private static String postgis(String version) {
@@ -114,6 +123,35 @@ class FourFormatsTest {
     assertEquals(
         geoJsonTiles,
         run("geoparquet", "uri: " + file + "\n      format: geoparquet\n      idColumn: id\n"));
+  }
+
+  /**
+   * GeoParquet written by DuckDB's own Parquet writer (the npm package @duckdb/node-api), in each
+   * codec it writes and both data page versions (v2: delta encodings, BYTE_STREAM_SPLIT), with a
+   * list and a map column beside the properties: the same tiles as from GeoJSON, the list and map
+   * named in the report as columns not read.
+   */
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource({"zstd, V2", "lz4, V2", "snappy, V1", "gzip, V1", "uncompressed, V2"})
+  void geoParquetWrittenByDuckDb(String codec, String version) throws Exception {
+    Path file = dir.resolve("islands-duckdb-" + codec + ".parquet");
+    NodeScripts.run(
+        NodeScripts.class,
+        "write-geoparquet-duckdb.mjs",
+        dir,
+        TestJobs.SAMPLE_SOURCE,
+        file.toString(),
+        codec,
+        "2048",
+        version);
+    Published p =
+        runReporting(
+            "duckdb-" + codec, "uri: " + file + "\n      format: geoparquet\n      idColumn: id\n");
+    assertEquals(geoJsonTiles, p.tiles());
+    JsonNode skipped = p.report().get("skippedColumns");
+    for (String layer : new String[] {"islands", "pacific", "vector"}) {
+      assertEquals("[\"tags\",\"attrs\"]", skipped.path(layer).toString(), p.report().toString());
+    }
   }
 
   @Test

@@ -312,6 +312,95 @@ class RasterLayerTest {
   }
 
   /** A GeoTIFF's pixels as {@code gdalinfo -checksum} sums them, with its georeferencing. */
+  /**
+   * Files as users have them run as written, with no raster parameter: RGB imagery of bytes without
+   * a no-data value (strips, LZW, predictor 2) as PNG, and a Float32 COG whose no-data value is in
+   * its GDAL_NODATA tag as GeoTIFF. The imagery's black pixels stay black and opaque; only where
+   * the source does not reach is a PNG transparent, and a GeoTIFF tile of it carries a mask there.
+   */
+  @Test
+  void imageryWithoutNoDataAndFloatCogsRunAsWritten() throws Exception {
+    Path home = Files.createDirectories(dir.resolve("as-written"));
+    Path rgb = home.resolve("rgb.tif");
+    Gdal.run(
+        "gdal_translate",
+        "-q",
+        "-ot",
+        "Byte",
+        "-scale",
+        "500",
+        "900",
+        "0",
+        "255",
+        "-b",
+        "1",
+        "-b",
+        "1",
+        "-b",
+        "1",
+        "-a_nodata",
+        "none",
+        "-co",
+        "TILED=NO",
+        "-co",
+        "COMPRESS=LZW",
+        "-co",
+        "PREDICTOR=2",
+        "-co",
+        "PHOTOMETRIC=RGB",
+        source.toString(),
+        rgb.toString());
+    Path float32 = home.resolve("float32.tif");
+    Gdal.run(
+        "gdal_translate",
+        "-q",
+        "-ot",
+        "Float32",
+        "-of",
+        "COG",
+        source.toString(),
+        float32.toString());
+    Path out = home.resolve("out");
+    Path job = home.resolve("job.yaml");
+    Files.writeString(
+        job,
+        "namespace: as-written\nlayers:\n"
+            + layer("imagery", rgb, 10, 10, out, "png", "{}")
+            + layer("masked", rgb, 10, 10, out, "geotiff", "{}")
+            + layer("heights", float32, 10, 10, out, "geotiff", "{}"));
+    JsonNode report = run(home, job);
+    assertEquals(36, report.get("written").asLong(), report.toString());
+
+    long transparent = 0, blackOpaque = 0;
+    for (Path png : files(out.resolve("imagery"), ".png")) {
+      BufferedImage image = ImageIO.read(png.toFile());
+      for (int y = 0; y < image.getHeight(); y++) {
+        for (int x = 0; x < image.getWidth(); x++) {
+          int argb = image.getRGB(x, y);
+          transparent += (argb >>> 24) == 0 ? 1 : 0;
+          blackOpaque += argb == 0xFF000000 ? 1 : 0;
+        }
+      }
+    }
+    assertTrue(transparent > 0, "outside the source is transparent");
+    assertTrue(blackOpaque > 1000, blackOpaque + " black pixels of the source stay opaque");
+
+    // An edge tile: GDAL reads the mask; the bands are the source's, zeros outside.
+    JsonNode masked =
+        new ObjectMapper()
+            .readTree(
+                Gdal.run("gdalinfo", "-json", out.resolve("masked/10/534/358.tif").toString()));
+    assertEquals("PER_DATASET", masked.at("/bands/0/mask/flags/0").asText(), masked.toString());
+    assertTrue(masked.at("/bands/0/noDataValue").isMissingNode(), masked.toString());
+
+    JsonNode heights =
+        new ObjectMapper()
+            .readTree(
+                Gdal.run("gdalinfo", "-json", out.resolve("heights/10/534/358.tif").toString()));
+    assertEquals("Float32", heights.at("/bands/0/type").asText());
+    assertEquals(TestRasters.NODATA, heights.at("/bands/0/noDataValue").asDouble());
+  }
+
   private static String gdalPixels(Path tif) throws Exception {
     JsonNode info =
         new ObjectMapper().readTree(Gdal.run("gdalinfo", "-json", "-checksum", tif.toString()));

@@ -142,19 +142,31 @@ public final class TestJobs {
    */
   public static Process startRun(Path job, Path log, Map<String, String> env, String... args)
       throws IOException {
+    List<String> all = new ArrayList<>(List.of("run", "--job", job.toString()));
+    all.addAll(List.of(args));
+    return start(null, log, env, all.toArray(String[]::new));
+  }
+
+  /**
+   * Starts {@code tilebeam ARGS...} as a separate JVM on this classpath in working directory {@code
+   * workDir} (null: this one's), its output in {@code log}, with {@code env} added to its
+   * environment.
+   */
+  public static Process start(Path workDir, Path log, Map<String, String> env, String... args)
+      throws IOException {
     List<String> command =
         new ArrayList<>(
             List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp",
                 System.getProperty("java.class.path"),
-                Tilebeam.class.getName(),
-                "run",
-                "--job",
-                job.toString()));
+                Tilebeam.class.getName()));
     command.addAll(List.of(args));
     ProcessBuilder pb =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    if (workDir != null) {
+      pb.directory(workDir.toFile());
+    }
     pb.environment().putAll(env);
     return pb.start();
   }

@@ -14,8 +14,11 @@ public final class DerbyLog {
 
   private DerbyLog() {}
 
-  /** Points Derby at {@link #SINK} unless the user chose a log already. */
-  static void install() {
+  /**
+   * Points Derby at {@link #SINK} unless the user chose a log already. Called before anything of
+   * SIS's that may start the EPSG database: CRS resolution, and reading a GeoTIFF's CRS.
+   */
+  public static void install() {
     if (System.getProperty("derby.stream.error.field") == null
         && System.getProperty("derby.stream.error.file") == null) {
       System.setProperty("derby.stream.error.field", DerbyLog.class.getName() + ".SINK");
