@@ -386,7 +386,8 @@ public final class ParquetFile {
   /**
    * The values of one chunk, row by row, null where a row has none.
    *
-   * @throws IOException when the chunk cannot be read or uses what this reader does not
+   * @throws CorruptParquetException when its bytes cannot be decoded
+   * @throws IOException when the chunk cannot be read
    */
   public Object[] values(Chunk chunk) throws IOException {
     if (chunk.length() > Integer.MAX_VALUE - 16) {
@@ -394,6 +395,11 @@ public final class ParquetFile {
           "column " + chunk.column().name() + " has a chunk of " + chunk.length() + " bytes");
     }
     byte[] bytes = file.read(chunk.start(), (int) chunk.length());
-    return new ColumnChunkReader(chunk, bytes).read();
+    try {
+      return new ColumnChunkReader(chunk, bytes).read();
+    } catch (IOException | RuntimeException e) {
+      // Decoding only: the bytes are in memory, so whatever fails here is the file's fault.
+      throw new CorruptParquetException(e.getMessage(), e);
+    }
   }
 }

@@ -71,11 +71,11 @@ final class TiffFile implements java.io.Closeable {
 
   /**
    * The most samples (pixels × bands stored together) one block may hold: what is decoded at once
-   * is bounded by it (16 MB of floats), whatever a header claims. Tiled files (COGs: 256 or 512 a
-   * side) and strips of a few rows are far below it; one strip holding a whole large image is
-   * refused, with the advice to tile it.
+   * is bounded by it (64 MiB of floats), whatever a header claims. Tiled files (COGs: 256 or 512 a
+   * side) and strips of a few rows are far below it; one strip holding a whole large image (more
+   * than 4096 × 4096 pixels of one band) is refused, with the advice to tile it.
    */
-  static final long MOST_BLOCK_SAMPLES = 1L << 22;
+  static final long MOST_BLOCK_SAMPLES = 1L << 24;
 
   /** The most bands read: more than hyperspectral imagery has (a few hundred). */
   static final int MOST_BANDS = 1024;
@@ -241,9 +241,9 @@ final class TiffFile implements java.io.Closeable {
               + blockWidth
               + " x "
               + blockHeight
-              + " pixels of "
-              + perBlock
-              + " samples, more than the "
+              + " pixels"
+              + (perBlock > 1 ? " of " + perBlock + " bands" : "")
+              + ", more than the "
               + MOST_BLOCK_SAMPLES
               + " samples tilebeam decodes at once; tile it first (gdal_translate -of COG)");
     }

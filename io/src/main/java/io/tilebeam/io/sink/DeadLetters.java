@@ -122,9 +122,27 @@ public final class DeadLetters
   static int merge(Path file, SortedSet<String> lines) throws IOException {
     Path dir = file.getParent();
     Files.createDirectories(dir);
+    Path lockPath = dir.resolve(".lock").toAbsolutePath().normalize();
+    // A file lock is held by the JVM, not the thread: two merges of one JVM (the features' and the
+    // tiles' records of a layer) would overlap on it. They take turns here first.
+    java.util.concurrent.locks.ReentrantLock inJvm =
+        IN_JVM.computeIfAbsent(lockPath, p -> new java.util.concurrent.locks.ReentrantLock());
+    inJvm.lock();
+    try {
+      return mergeLocked(dir, lockPath, file, lines);
+    } finally {
+      inJvm.unlock();
+    }
+  }
+
+  private static final java.util.concurrent.ConcurrentHashMap<
+          Path, java.util.concurrent.locks.ReentrantLock>
+      IN_JVM = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static int mergeLocked(Path dir, Path lockPath, Path file, SortedSet<String> lines)
+      throws IOException {
     try (FileChannel lockFile =
-        FileChannel.open(
-            dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+        FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
       // The lock lasts until the channel closes: another process merging here waits for it.
       lockFile.lock();
       SortedSet<String> existing = new TreeSet<>();

@@ -4,9 +4,11 @@ import io.tilebeam.transforms.cut.TileFilter;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.tiling.TileId;
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.beam.sdk.coders.Coder;
@@ -39,6 +41,30 @@ final class ClaimedTiles implements Serializable {
   /** Whether any tile of {@code layer} is claimed. */
   boolean any(String layer) {
     return packed.containsKey(layer) || wide.containsKey(layer);
+  }
+
+  /** The claimed tiles of {@code layer}, in no particular order. */
+  List<TileId> tiles(String layer) {
+    List<TileId> out = new ArrayList<>(wide.getOrDefault(layer, Set.of()));
+    for (long p : packed.getOrDefault(layer, new long[0])) {
+      out.add(TileId.of((int) (p >>> (2 * BITS)), (p >>> BITS) & MASK, p & MASK));
+    }
+    return out;
+  }
+
+  /** A filter that wants {@code tile} alone. */
+  static TileFilter only(TileId tile) {
+    return new TileFilter() {
+      @Override
+      public boolean wantsColumn(int z, long x) {
+        return z == tile.z() && x == tile.x();
+      }
+
+      @Override
+      public boolean wants(int z, long x, long y) {
+        return z == tile.z() && x == tile.x() && y == tile.y();
+      }
+    };
   }
 
   /** The claimed tiles of {@code layer} as a filter for the cutter. */

@@ -2,29 +2,41 @@ package io.tilebeam.io.source;
 
 import io.tilebeam.transforms.feature.FeaturePiece;
 import io.tilebeam.transforms.feature.TilePieces;
+import io.tilebeam.transforms.outcome.TileFailure;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.values.KV;
 
-/** Gathers a tile's claim and pieces, read in one pass over the group. */
+/**
+ * Gathers a tile's claim and pieces, read in one pass over the group; a tile that lost features (a
+ * part of its source could not be read) fails with the reason instead ({@link
+ * ReadFeatures#FAILED}).
+ */
 final class CollectTilesFn extends DoFn<KV<String, Iterable<TileInput>>, TilePieces> {
   @ProcessElement
-  public void process(
-      @Element KV<String, Iterable<TileInput>> joined, OutputReceiver<TilePieces> out) {
+  public void process(@Element KV<String, Iterable<TileInput>> joined, MultiOutputReceiver out) {
     // One pass over the group: a runner may not let a large group be iterated twice.
     List<FeaturePiece> pieces = new ArrayList<>();
     List<TileInput.Claim> claims = new ArrayList<>(1);
+    String lost = null;
     for (TileInput in : joined.getValue()) {
       if (in instanceof TileInput.Pieces p) {
         pieces.addAll(p.pieces());
       } else if (in instanceof TileInput.Claim c) {
         claims.add(c);
+      } else if (in instanceof TileInput.Lost l && lost == null) {
+        lost = l.reason();
       }
     }
     // Pieces without a claim (a group that failed after cutting) are dropped here.
     for (TileInput.Claim claim : claims) {
-      out.output(new TilePieces(claim.key(), claim.work(), pieces));
+      if (lost != null) {
+        out.get(ReadFeatures.FAILED)
+            .output(new TileFailure(claim.key(), claim.work(), "source", lost));
+      } else {
+        out.get(ReadFeatures.TILES).output(new TilePieces(claim.key(), claim.work(), pieces));
+      }
     }
   }
 }

@@ -109,7 +109,7 @@ final class FlatGeobufFeatures {
       String id = properties(f, properties);
       org.wololo.flatgeobuf.generated.Geometry g = f.geometry();
       Geometry geometry =
-          g == null ? factory.createGeometryCollection() : geometry(g, headerGeometryType);
+          g == null ? factory.createGeometryCollection() : geometry(g, headerGeometryType, 0);
       return features.feature(id, geometry, properties);
     } catch (IndexOutOfBoundsException | java.nio.BufferUnderflowException e) {
       throw new IllegalArgumentException("corrupt feature: " + e.getMessage(), e);
@@ -208,8 +208,33 @@ final class FlatGeobufFeatures {
     }
   }
 
-  /** A FlatGeobuf geometry of {@code type} (or of its own type when the header says Unknown). */
-  private Geometry geometry(org.wololo.flatgeobuf.generated.Geometry g, int type) {
+  /** The deepest nesting of geometry parts read: a collection of collections is rare already. */
+  static final int MOST_NESTING = 32;
+
+  /**
+   * A FlatGeobuf geometry of {@code type} (or of its own type when the header says Unknown), {@code
+   * depth} parts deep. Its vectors' lengths are checked against the feature's bytes before anything
+   * is sized by them, and parts may nest {@link #MOST_NESTING} deep: a part that points back at
+   * itself is refused, not followed.
+   */
+  private Geometry geometry(org.wololo.flatgeobuf.generated.Geometry g, int type, int depth) {
+    if (depth > MOST_NESTING) {
+      throw new IllegalArgumentException(
+          "geometry parts nest deeper than " + MOST_NESTING + " levels");
+    }
+    long bytes = g.getByteBuffer().capacity();
+    if (8L * g.xyLength() > bytes || 8L * g.endsLength() > bytes || 4L * g.partsLength() > bytes) {
+      throw new IllegalArgumentException(
+          "a geometry claims "
+              + g.xyLength()
+              + " coordinates, "
+              + g.endsLength()
+              + " ends and "
+              + g.partsLength()
+              + " parts in a feature of "
+              + bytes
+              + " bytes");
+    }
     int t = type == GeometryType.Unknown ? g.type() : type;
     return switch (t) {
       case GeometryType.Point -> point(g);
@@ -220,14 +245,14 @@ final class FlatGeobufFeatures {
       case GeometryType.MultiPolygon -> {
         Polygon[] parts = new Polygon[g.partsLength()];
         for (int i = 0; i < parts.length; i++) {
-          parts[i] = (Polygon) geometry(g.parts(i), GeometryType.Polygon);
+          parts[i] = (Polygon) geometry(g.parts(i), GeometryType.Polygon, depth + 1);
         }
         yield factory.createMultiPolygon(parts);
       }
       case GeometryType.GeometryCollection -> {
         Geometry[] parts = new Geometry[g.partsLength()];
         for (int i = 0; i < parts.length; i++) {
-          parts[i] = geometry(g.parts(i), GeometryType.Unknown);
+          parts[i] = geometry(g.parts(i), GeometryType.Unknown, depth + 1);
         }
         yield factory.createGeometryCollection(parts);
       }

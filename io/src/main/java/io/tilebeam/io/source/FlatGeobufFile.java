@@ -171,8 +171,17 @@ final class FlatGeobufFile {
         }
         long offset = nodes.getLong(at + 32);
         if (node >= leaves) {
+          if (offset < 0 || offset >= featuresEnd()) {
+            throw corrupt("leaf " + node + " places a feature at " + offset);
+          }
           hit.accept(offset);
         } else {
+          // A child lies in the level below: an offset elsewhere (the root, its own level, past
+          // the index) is a damaged index, not a place to read.
+          if (level == 0 || offset < levels[level - 1][0] || offset >= levels[level - 1][1]) {
+            throw corrupt(
+                "node " + node + " points at node " + offset + ", outside the level below");
+          }
           queue.add(new long[] {offset, level - 1});
         }
       }
@@ -206,6 +215,10 @@ final class FlatGeobufFile {
 
   /** One feature's flatbuffer and the offset of the feature after it. */
   record Record(ByteBuffer body, long next) {}
+
+  private SourceFormatException corrupt(String what) {
+    return new SourceFormatException(describe + ": corrupt spatial index: " + what, null);
+  }
 
   /** The offset just past the last feature: features are read from 0 while below it. */
   long featuresEnd() {
@@ -256,7 +269,26 @@ final class FlatGeobufFile {
           null);
     }
     if (!indexed()) {
+      // Without an index the features start right after the header: the first must be whole (a
+      // header that says "no index" before one is read as features otherwise).
+      if (featuresEnd() > 0) {
+        feature(0);
+      }
       return;
+    }
+    // The root's children must lie in the level below it; the rest of the tree is checked as it
+    // is walked.
+    int top = levels.length - 1;
+    if (top > 0) {
+      long first = levels[top][0];
+      long end = levels[top][1];
+      ByteBuffer roots = nodes(first, end);
+      for (long node = first; node < end; node++) {
+        long child = roots.getLong((int) (node - first) * NODE_BYTES + 32);
+        if (child < levels[top - 1][0] || child >= levels[top - 1][1]) {
+          throw corrupt("the root points at node " + child + ", outside the level below");
+        }
+      }
     }
     // Features are written in leaf order, so the last leaf holds the last feature.
     long lastLeaf = nodeCount() - 1;

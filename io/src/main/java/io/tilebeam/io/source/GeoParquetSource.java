@@ -19,7 +19,6 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.io.ParseException;
-import org.locationtech.jts.io.WKBReader;
 
 /**
  * A GeoParquet file (1.0 or 1.1) read row group by row group: its {@code geo} metadata gives the
@@ -330,10 +329,14 @@ final class GeoParquetSource {
     Object[][] values = new Object[columns.size()][];
     for (int i = 0; i < columns.size(); i++) {
       if (i == geometry || (!isCovering(i) && !skipped.contains(i))) {
-        values[i] = file.values(group.chunks().get(i));
+        try {
+          values[i] = file.values(group.chunks().get(i));
+        } catch (io.tilebeam.io.parquet.CorruptParquetException e) {
+          throw new UnreadablePartException("row group " + g + ": " + e.getMessage(), box(g), e);
+        }
       }
     }
-    WKBReader wkb = new WKBReader();
+    SourceWkb wkb = new SourceWkb();
     int id = idColumn == null ? -1 : column(List.of(idColumn));
     for (int row = 0; row < group.rows(); row++) {
       Object ownId = id < 0 ? null : values[id][row];

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.io.ParseException;
-import org.locationtech.jts.io.WKBReader;
 
 /**
  * Reads the features of one tile from a PostGIS source: the rows whose geometry's box meets the
@@ -29,7 +28,7 @@ final class PostGisFeatures implements AutoCloseable {
 
   private final PostGisSource source;
   private final Retrier retrier;
-  private final WKBReader wkb = new WKBReader();
+  private final SourceWkb wkb = new SourceWkb();
   private final SourceFeatures features = new SourceFeatures();
   private Connection connection;
 

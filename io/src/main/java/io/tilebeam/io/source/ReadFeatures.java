@@ -169,13 +169,16 @@ public final class ReadFeatures
       deadLetters.add(read.get(DEAD_LETTERS));
       failed.add(read.get(FAILED));
     }
-    PCollection<TilePieces> tiles =
+    PCollectionTuple collected =
         PCollectionList.of(inputs)
             .apply("Inputs", Flatten.pCollections())
             .setCoder(inputCoder())
             .apply("JoinByTile", GroupByKey.create())
-            .apply("CollectTiles", ParDo.of(new CollectTilesFn()))
-            .setCoder(TilePiecesCoder.of());
+            .apply(
+                "CollectTiles",
+                ParDo.of(new CollectTilesFn()).withOutputTags(TILES, TupleTagList.of(FAILED)));
+    PCollection<TilePieces> tiles = collected.get(TILES).setCoder(TilePiecesCoder.of());
+    failed.add(collected.get(FAILED).setCoder(TileFailureCoder.of()));
     return PCollectionTuple.of(TILES, tiles)
         .and(DEAD_LETTERS, flatten(p, "AllDeadLetters", deadLetters, FeatureFailureCoder.of()))
         .and(FAILED, flatten(p, "AllFailed", failed, TileFailureCoder.of()));

@@ -4,6 +4,7 @@ import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.transforms.cut.FeatureCutter;
 import io.tilebeam.transforms.cut.TileFilter;
 import io.tilebeam.transforms.feature.Feature;
+import io.tilebeam.transforms.tiling.TileId;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.Map;
@@ -58,22 +59,61 @@ final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
     FeatureCutter cutter = spread ? null : new FeatureCutter(spec.cut());
     TileFilter filter = claimed.of(layer);
     try (FeatureReader source = spec.source().open(retry)) {
-      source.forEach(
-          c.element(),
-          cutter == null ? null : box -> cutter.mayMeet(box, filter),
-          f -> {
-            cutting.countRead();
-            if (spread) {
-              c.output(ReadFeatures.FEATURES, KV.of(layer, f.withoutDecoded()));
-            } else {
-              cutting.cut(
-                  layer, cutter, f, filter, c::output, d -> c.output(ReadFeatures.DEAD_LETTERS, d));
-            }
-          },
-          b -> c.output(ReadFeatures.DEAD_LETTERS, cutting.bad(layer, b)));
-      cutting.ringsClosed(source.ringsClosed());
+      readSplit(c, source, layer, spread, cutter, filter);
+    } catch (UnreadablePartException e) {
+      cutting.dropPieces();
+      lose(c, layer, claimed, spec, e);
+      return;
+    } catch (SourceFormatException e) {
+      // Damage found while reading a whole file: any claimed tile of the layer may have lost.
+      cutting.dropPieces();
+      lose(c, layer, claimed, spec, new UnreadablePartException(e.getMessage(), null, e));
+      return;
     }
     cutting.sendPieces(c::output);
+  }
+
+  private void readSplit(
+      ProcessContext c,
+      FeatureReader source,
+      String layer,
+      boolean spread,
+      FeatureCutter cutter,
+      TileFilter filter)
+      throws IOException {
+    source.forEach(
+        c.element(),
+        cutter == null ? null : box -> cutter.mayMeet(box, filter),
+        f -> {
+          cutting.countRead();
+          if (spread) {
+            c.output(ReadFeatures.FEATURES, KV.of(layer, f.withoutDecoded()));
+          } else {
+            cutting.cut(
+                layer, cutter, f, filter, c::output, d -> c.output(ReadFeatures.DEAD_LETTERS, d));
+          }
+        },
+        b -> c.output(ReadFeatures.DEAD_LETTERS, cutting.bad(layer, b)));
+    cutting.ringsClosed(source.ringsClosed());
+  }
+
+  /**
+   * The claimed tiles of {@code layer} that a part that could not be read could reach (all of them
+   * when its box is unknown) are told so: they fail with the reason, the others go on.
+   */
+  private static void lose(
+      ProcessContext c,
+      String layer,
+      ClaimedTiles claimed,
+      SourceSpec spec,
+      UnreadablePartException e) {
+    FeatureCutter cutter = new FeatureCutter(spec.cut());
+    String reason = String.valueOf(e.getMessage());
+    for (TileId tile : claimed.tiles(layer)) {
+      if (e.box().isEmpty() || cutter.mayMeet(e.box().get(), ClaimedTiles.only(tile))) {
+        c.output(KV.of(ReadFeatures.tileRef(layer, tile), (TileInput) new TileInput.Lost(reason)));
+      }
+    }
   }
 
   /** Cuts features spread over the workers for the claimed tiles of their layer. */

@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.CoderException;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
 
 /**
  * A compact, deterministic coder for {@link TileInput}: a tag byte, then the claim's key and work,
@@ -21,6 +22,7 @@ final class TileInputCoder extends AtomicCoder<TileInput> {
   private static final TileInputCoder INSTANCE = new TileInputCoder();
   private static final int CLAIM = 0;
   private static final int PIECES = 2;
+  private static final int LOST = 3;
 
   private TileInputCoder() {}
 
@@ -37,6 +39,9 @@ final class TileInputCoder extends AtomicCoder<TileInput> {
     } else if (value instanceof TileInput.Pieces p) {
       out.write(PIECES);
       FeatureTriples.encode(p.pieces(), FeaturePiece.PARTS, out);
+    } else if (value instanceof TileInput.Lost l) {
+      out.write(LOST);
+      StringUtf8Coder.of().encode(l.reason(), out);
     }
   }
 
@@ -48,6 +53,9 @@ final class TileInputCoder extends AtomicCoder<TileInput> {
     }
     if (tag == PIECES) {
       return new TileInput.Pieces(FeatureTriples.decode(in, "pieces", FeaturePiece::new));
+    }
+    if (tag == LOST) {
+      return new TileInput.Lost(StringUtf8Coder.of().decode(in));
     }
     throw new CoderException("not a tile input: tag " + tag);
   }

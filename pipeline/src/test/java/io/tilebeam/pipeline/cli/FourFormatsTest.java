@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tilebeam.io.sink.PostGisCluster;
 import io.tilebeam.io.source.Gdal;
 import io.tilebeam.io.source.NodeScripts;
+import io.tilebeam.pipeline.job.JobPlan;
+import io.tilebeam.pipeline.job.JobSpecParser;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -152,6 +154,17 @@ class FourFormatsTest {
     for (String layer : new String[] {"islands", "pacific", "vector"}) {
       assertEquals("[\"tags\",\"attrs\"]", skipped.path(layer).toString(), p.report().toString());
     }
+    // Said once per layer when the job is planned, and logged from there.
+    JobPlan plan =
+        JobPlan.resolve(JobSpecParser.parse(dir.resolve("duckdb-" + codec).resolve("job.yaml")));
+    long said =
+        plan.warnings().stream()
+            .filter(
+                w ->
+                    w.endsWith(
+                        "columns not read as properties: tags (a list or map), attrs (a list or map)"))
+            .count();
+    assertEquals(3, said, plan.warnings().toString());
   }
 
   @Test
