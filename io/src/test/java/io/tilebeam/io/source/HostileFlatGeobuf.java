@@ -48,13 +48,18 @@ public final class HostileFlatGeobuf {
     return out.toByteArray();
   }
 
-  private static byte[] point(double x, double y) {
-    FlatBufferBuilder b = new FlatBufferBuilder(256);
+  /** A point geometry in {@code b}; its offset. */
+  private static int pointGeometry(FlatBufferBuilder b, double x, double y) {
     int xy = Geometry.createXyVector(b, new double[] {x, y});
     Geometry.startGeometry(b);
     Geometry.addXy(b, xy);
     Geometry.addType(b, GeometryType.Point);
-    int g = Geometry.endGeometry(b);
+    return Geometry.endGeometry(b);
+  }
+
+  private static byte[] point(double x, double y) {
+    FlatBufferBuilder b = new FlatBufferBuilder(256);
+    int g = pointGeometry(b, x, y);
     Feature.startFeature(b);
     Feature.addGeometry(b, g);
     Feature.finishSizePrefixedFeatureBuffer(b, Feature.endFeature(b));
@@ -64,11 +69,7 @@ public final class HostileFlatGeobuf {
   /** A collection of one point, whose part offset is then made to point at the collection. */
   private static byte[] selfReference() throws Exception {
     FlatBufferBuilder b = new FlatBufferBuilder(256);
-    int xy = Geometry.createXyVector(b, new double[] {0, 10});
-    Geometry.startGeometry(b);
-    Geometry.addXy(b, xy);
-    Geometry.addType(b, GeometryType.Point);
-    int child = Geometry.endGeometry(b);
+    int child = pointGeometry(b, 0, 10);
     int parts = Geometry.createPartsVector(b, new int[] {child});
     Geometry.startGeometry(b);
     Geometry.addParts(b, parts);
