@@ -196,6 +196,15 @@ final class FlatGeobufFile {
    */
   Record feature(long offset) throws IOException {
     long at = featuresOffset + offset;
+    if (offset < 0 || at > reader.size() - 4) {
+      throw new SourceFormatException(
+          describe
+              + ": truncated: a feature at byte "
+              + at
+              + " where the file ends at "
+              + reader.size(),
+          null);
+    }
     byte[] size = reader.read(at, 4);
     long length = ByteBuffer.wrap(size).order(ByteOrder.LITTLE_ENDIAN).getInt() & 0xFFFFFFFFL;
     if (at + 4 + length > reader.size()) {

@@ -64,8 +64,9 @@ final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
       cutting.dropPieces();
       lose(c, layer, claimed, spec, e);
       return;
-    } catch (SourceFormatException e) {
-      // Damage found while reading a whole file: any claimed tile of the layer may have lost.
+    } catch (SourceFormatException | java.io.EOFException e) {
+      // Damage found while reading a whole file (a file that ends before what it says it holds
+      // among it): any claimed tile of the layer may have lost features.
       cutting.dropPieces();
       lose(c, layer, claimed, spec, new UnreadablePartException(e.getMessage(), null, e));
       return;

@@ -4,10 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.cloud.storage.BlobId;
+import com.google.cloud.storage.BlobInfo;
+import com.google.cloud.storage.Storage;
 import io.tilebeam.io.ledger.EmbeddedLedger;
 import io.tilebeam.io.ledger.Ledger;
 import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.ledger.LedgerSchema;
+import io.tilebeam.io.retry.RetryPolicy;
+import io.tilebeam.io.sink.GcsStandIn;
+import io.tilebeam.io.storage.GcsSettings;
 import io.tilebeam.pipeline.job.JobPlan;
 import io.tilebeam.pipeline.job.JobSpecParser;
 import io.tilebeam.pipeline.job.LayerPlan;
@@ -88,6 +94,14 @@ class LedgerLifecycleTest {
               });
     }
     return out;
+  }
+
+  private static boolean isMediaRead(String request) {
+    return request.startsWith("GET") && request.contains("alt=media");
+  }
+
+  private static long mediaReads(GcsStandIn server) {
+    return server.requests().stream().filter(LedgerLifecycleTest::isMediaRead).count();
   }
 
   private static long count(String ledger, String where) throws Exception {
@@ -284,26 +298,63 @@ class LedgerLifecycleTest {
   @Test
   void aRunThatFailsReleasesItsClaimsAtOnce() throws Exception {
     String ledger = freshLedger();
-    // The job resolves (the source's header is whole), but the source is cut short in its
-    // features: the run fails while reading, after the claims were made. (A directory that cannot
-    // be written no longer fails a run: its tiles fail; see PreflightTest.)
-    Path whole = dir.resolve("whole.fgb");
-    io.tilebeam.io.source.Gdal.ogr2ogr(
-        "-f", "FlatGeobuf", "-lco", "SPATIAL_INDEX=NO", whole.toString(), TestJobs.SAMPLE_SOURCE);
-    byte[] bytes = Files.readAllBytes(whole);
-    Path source = dir.resolve("cut.fgb");
-    Files.write(source, java.util.Arrays.copyOf(bytes, bytes.length - bytes.length / 3));
-    Path job = TestJobs.sample(dir);
-    Files.writeString(
-        job,
-        Files.readString(job)
-            .replace(TestJobs.SAMPLE_SOURCE, source.toString())
-            .replace("format: geojson", "format: flatgeobuf"));
-    TestJobs.Result r =
-        TestJobs.execute(
-            "run", "--job", job.toString(), "--ledger", ledger, "--runner=DirectRunner");
-    assertEquals(ExitCode.ERROR, r.code(), r.err());
-    assertTrue(r.err().contains("cut.fgb"), r.err());
-    assertEquals(0, count(ledger, "completed_at IS NULL AND failed_at IS NULL"));
+    // The job resolves (planning reads the source object), then every later read of the object is
+    // refused by storage, one attempt allowed: the run fails while reading, after the
+    // claims were made. (A damaged source no longer fails a run: its tiles fail, as do those of a
+    // directory that cannot be written; see HostileSourcesTest and PreflightTest.)
+    try (GcsStandIn server = GcsStandIn.start()) {
+      server.createBucket("sources");
+      GcsSettings settings = new GcsSettings(server.endpoint(), "test", RetryPolicy.DEFAULT);
+      Storage storage = settings.open();
+      storage.create(
+          BlobInfo.newBuilder(BlobId.of("sources", "islands.geojson")).build(),
+          Files.readAllBytes(Path.of(TestJobs.SAMPLE_SOURCE)));
+      storage.close();
+      // The first layer reads the object; the others the local file.
+      Path job = TestJobs.sample(dir);
+      Files.writeString(
+          job,
+          Files.readString(job)
+              .replaceFirst(
+                  java.util.regex.Pattern.quote(TestJobs.SAMPLE_SOURCE),
+                  "gs://sources/islands.geojson"));
+      System.setProperty("tilebeam.gcs.endpoint", server.endpoint());
+      TestJobs.Result r;
+      try {
+        // How many reads of the object planning makes, counted on a plan of the same job: the
+        // run's planning makes as many again, and every read after those is refused.
+        TestJobs.Result plan =
+            TestJobs.execute("plan", "--job", job.toString(), "--ledger", ledger);
+        assertEquals(ExitCode.OK, plan.code(), plan.err());
+        long planning = mediaReads(server);
+        for (int i = 0; i < 100; i++) {
+          server.inject(
+              q -> isMediaRead(q) && mediaReads(server) > 2 * planning,
+              GcsStandIn.Fault.UNAVAILABLE);
+        }
+        r =
+            TestJobs.execute(
+                "run",
+                "--job",
+                job.toString(),
+                "--ledger",
+                ledger,
+                "--retry-attempts",
+                "1",
+                "--runner=DirectRunner");
+      } finally {
+        System.clearProperty("tilebeam.gcs.endpoint");
+      }
+      assertEquals(ExitCode.ERROR, r.code(), r.err());
+      assertTrue(r.err().contains("islands.geojson"), r.err());
+      try (Connection c = LedgerConfig.of(ledger).connect();
+          Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT status, claimed FROM runs")) {
+        assertTrue(rs.next());
+        assertEquals("failed", rs.getString(1));
+        assertTrue(rs.getLong(2) > 0, "the run failed after it claimed tiles");
+      }
+      assertEquals(0, count(ledger, "completed_at IS NULL AND failed_at IS NULL"));
+    }
   }
 }
