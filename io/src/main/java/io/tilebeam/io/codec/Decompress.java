@@ -9,14 +9,15 @@ import java.io.IOException;
 import java.util.zip.DataFormatException;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.Inflater;
+import org.brotli.dec.BrotliInputStream;
 
 /**
- * Bounded decompression of the codecs sources use (Parquet pages, TIFF blocks): zlib and raw
- * deflate, gzip, ZSTD, LZ4 (raw blocks and Hadoop's framing), Snappy; ZSTD, LZ4 and Snappy through
- * aircompressor (pure Java). Each writes into a buffer the caller sized from what the file declares
- * (and checked first), never more: data that would decompress past it is an error, not a larger
- * allocation, so a page or block that lies about its size, or a decompression bomb, costs at most
- * the buffer.
+ * Bounded decompression of the codecs sources use (Parquet pages, TIFF blocks): zlib, gzip, ZSTD,
+ * LZ4 (raw blocks and Hadoop's framing), Snappy and Brotli; ZSTD, LZ4 and Snappy through
+ * aircompressor, Brotli through Google's decoder (both pure Java). Each writes into a buffer the
+ * caller sized from what the file declares (and checked first), never more: data that would
+ * decompress past it is an error, not a larger allocation, so a page or block that lies about its
+ * size, or a decompression bomb, costs at most the buffer.
  *
  * <p>Each method returns how many bytes it wrote; the caller compares them with what it expected.
  */
@@ -78,6 +79,26 @@ public final class Decompress {
       return n;
     } catch (java.util.zip.ZipException | java.io.EOFException e) {
       throw new CorruptDataException(what + " is damaged gzip data: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Brotli into {@code out} (Google's decoder, {@code org.brotli:dec}).
+   *
+   * @throws CorruptDataException naming {@code what} when damaged or longer than {@code out}
+   */
+  public static int brotli(byte[] in, int from, int length, byte[] out, String what)
+      throws IOException {
+    try (BrotliInputStream b = new BrotliInputStream(new ByteArrayInputStream(in, from, length))) {
+      int n = b.readNBytes(out, 0, out.length);
+      if (b.read() >= 0) {
+        throw tooLong(what, out.length);
+      }
+      return n;
+    } catch (CorruptDataException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw new CorruptDataException(what + " is damaged Brotli data: " + e.getMessage(), e);
     }
   }
 

@@ -10,8 +10,8 @@ import java.time.LocalDate;
 
 /**
  * Decodes one column chunk of a flat column (no repetition) into a value per row: its pages (v1 and
- * v2, a dictionary page first when there is one), uncompressed, Snappy, gzip, ZSTD, LZ4 or LZ4_RAW,
- * with PLAIN, dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY), DELTA_BINARY_PACKED,
+ * v2, a dictionary page first when there is one), uncompressed, Snappy, gzip, Brotli, ZSTD, LZ4 or
+ * LZ4_RAW, with PLAIN, dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY), DELTA_BINARY_PACKED,
  * DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT and, for booleans, RLE values.
  * Values are {@code Boolean}, {@code Long}, {@code Double}, {@code BigDecimal}, {@code String}
  * (strings, dates and timestamps as ISO text) or {@code byte[]}; null where a row has none.
@@ -34,6 +34,7 @@ final class ColumnChunkReader {
   private static final int UNCOMPRESSED = 0;
   private static final int SNAPPY = 1;
   private static final int GZIP = 2;
+  private static final int BROTLI = 4;
   private static final int LZ4 = 5;
   private static final int ZSTD = 6;
   private static final int LZ4_RAW = 7;
@@ -106,12 +107,13 @@ final class ColumnChunkReader {
   }
 
   private static final String READS =
-      "; tilebeam reads uncompressed, SNAPPY, GZIP, ZSTD, LZ4 and LZ4_RAW Parquet";
+      "; tilebeam reads uncompressed, SNAPPY, GZIP, BROTLI, ZSTD, LZ4 and LZ4_RAW Parquet";
 
   private static boolean readsCodec(int codec) {
     return codec == UNCOMPRESSED
         || codec == SNAPPY
         || codec == GZIP
+        || codec == BROTLI
         || codec == LZ4
         || codec == ZSTD
         || codec == LZ4_RAW;
@@ -123,8 +125,8 @@ final class ColumnChunkReader {
 
   /**
    * The most bytes {@code compressed} bytes of {@code codec} can decompress to: none 1:1, Snappy
-   * about 21:1 (a 3-byte copy of 64), LZ4 about 255:1, deflate 1032:1; ZSTD has no useful bound (an
-   * RLE block), so only the page limit holds it.
+   * about 21:1 (a 3-byte copy of 64), LZ4 about 255:1, deflate 1032:1; ZSTD and Brotli have no
+   * useful bound (an RLE block, a long copy), so only the page limit holds them.
    */
   private static long most(int codec, long compressed) {
     long ratio =
@@ -210,6 +212,7 @@ final class ColumnChunkReader {
         switch (chunk.codec()) {
           case SNAPPY -> Decompress.snappy(bytes, from, length, out, what);
           case GZIP -> Decompress.gunzip(bytes, from, length, out, what);
+          case BROTLI -> Decompress.brotli(bytes, from, length, out, what);
           case ZSTD -> Decompress.zstd(bytes, from, length, out, what);
           case LZ4 -> Decompress.lz4Hadoop(bytes, from, length, out, what);
           case LZ4_RAW -> Decompress.lz4Raw(bytes, from, length, out, what);

@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Bounded decompression: each codec gives back exactly what was compressed into a buffer of its
  * size, and data that would decompress past the buffer is an error naming the bytes it declares,
  * never a larger allocation; Parquet's LZ4 in Hadoop's framing (as parquet-mr writes it) and as a
- * raw block.
+ * raw block. Brotli is made by Node.js's zlib.
  */
 class DecompressTest {
 
@@ -55,6 +55,7 @@ class DecompressTest {
       case "lz4-hadoop" -> Decompress::lz4Hadoop;
       case "snappy" -> Decompress::snappy;
       case "gzip" -> Decompress::gunzip;
+      case "brotli" -> Decompress::brotli;
       default -> Decompress::inflate;
     };
   }
@@ -65,6 +66,7 @@ class DecompressTest {
       case "lz4" -> compress(new Lz4Compressor(), in);
       case "lz4-hadoop" -> hadoopFrames(in, 10_000);
       case "snappy" -> compress(new SnappyCompressor(), in);
+      case "brotli" -> brotli(in);
       case "gzip" -> {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         try (GZIPOutputStream z = new GZIPOutputStream(b)) {
@@ -82,6 +84,29 @@ class DecompressTest {
     };
   }
 
+  /** Brotli by Node.js's zlib (there is no Brotli encoder in Java here). */
+  private static byte[] brotli(byte[] in) throws IOException {
+    Process p =
+        new ProcessBuilder(
+                "node",
+                "-e",
+                "process.stdout.write(require('zlib').brotliCompressSync(require('fs').readFileSync(0)))")
+            .start();
+    try (var stdin = p.getOutputStream()) {
+      stdin.write(in);
+    }
+    byte[] out = p.getInputStream().readAllBytes();
+    try {
+      if (p.waitFor() != 0) {
+        throw new IOException("node failed: " + new String(p.getErrorStream().readAllBytes()));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
+    return out;
+  }
+
   /** Hadoop's LZ4 framing: per frame its size, then blocks each with its compressed size. */
   private static byte[] hadoopFrames(byte[] in, int frame) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -95,7 +120,7 @@ class DecompressTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"zstd", "lz4", "lz4-hadoop", "snappy", "gzip", "zlib"})
+  @ValueSource(strings = {"zstd", "lz4", "lz4-hadoop", "snappy", "gzip", "zlib", "brotli"})
   void givesBackWhatWasCompressedAndNoMore(String name) throws Exception {
     byte[] in = data(100_000);
     byte[] packed = compressed(name, in);

@@ -134,7 +134,7 @@ class FourFormatsTest {
    * named in the report as columns not read.
    */
   @ParameterizedTest(name = "{0} {1}")
-  @CsvSource({"zstd, V2", "lz4, V2", "snappy, V1", "gzip, V1", "uncompressed, V2"})
+  @CsvSource({"zstd, V2", "lz4, V2", "snappy, V1", "gzip, V1", "brotli, V2", "uncompressed, V2"})
   void geoParquetWrittenByDuckDb(String codec, String version) throws Exception {
     Path file = dir.resolve("islands-duckdb-" + codec + ".parquet");
     NodeScripts.run(
