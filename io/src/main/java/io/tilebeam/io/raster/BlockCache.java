@@ -23,10 +23,18 @@ final class BlockCache {
 
   /** Block {@code index} of {@code level}, decoded; {@code rows} of it hold image data. */
   float[] block(SourceLevel level, int index, int rows) throws IOException {
-    long key = ((long) level.index() << 40) | index;
+    return block(level, false, index, rows);
+  }
+
+  /**
+   * Block {@code index} of {@code level}'s image, or of its mask ({@code mask}: 1 where the image
+   * has data, 0 where not), decoded; {@code rows} of it hold image data.
+   */
+  float[] block(SourceLevel level, boolean mask, int index, int rows) throws IOException {
+    long key = ((long) (2 * level.index() + (mask ? 1 : 0)) << 40) | index;
     float[] b = blocks.get(key);
     if (b == null) {
-      b = file.readBlock(level.image(), index, rows);
+      b = file.readBlock(mask ? level.mask() : level.image(), index, rows);
       blocks.put(key, b);
       held += 4L * b.length;
       var eldest = blocks.entrySet().iterator();

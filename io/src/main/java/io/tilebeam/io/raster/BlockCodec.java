@@ -95,6 +95,9 @@ final class BlockCodec {
    */
   static float[] samples(byte[] raw, TiffDirectory d, int bands, int rows, ByteOrder order)
       throws IOException {
+    if (d.bitsPerSample() == 1) {
+      return bits(raw, d, rows);
+    }
     int bytes = d.bitsPerSample() / 8;
     int perRow = d.blockWidth() * bands;
     float[] out = new float[d.blockWidth() * d.blockHeight() * bands];
@@ -131,6 +134,22 @@ final class BlockCodec {
           left[band] = v;
         }
         out[rowStart + i] = value(v, bytes, signed, floating);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A mask's bits as 0 and 1, row by row over the block's full width: the first pixel of a byte is
+   * its highest bit, and every row starts on a byte.
+   */
+  private static float[] bits(byte[] raw, TiffDirectory d, int rows) {
+    int width = d.blockWidth();
+    int rowBytes = (int) d.rowBytes();
+    float[] out = new float[width * d.blockHeight()];
+    for (int r = 0; r < rows; r++) {
+      for (int x = 0; x < width; x++) {
+        out[r * width + x] = (raw[r * rowBytes + (x >> 3)] >> (7 - (x & 7))) & 1;
       }
     }
     return out;

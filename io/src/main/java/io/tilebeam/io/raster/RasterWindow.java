@@ -75,6 +75,9 @@ final class RasterWindow {
         }
       }
     }
+    if (level.mask() != null) {
+      mask(cache, level, out, column, row, width, height);
+    }
     if (nodata != null) {
       float n = nodata.floatValue();
       if (n == nodata) {
@@ -88,6 +91,47 @@ final class RasterWindow {
       }
     }
     return new RasterWindow(column, row, width, height, out);
+  }
+
+  /**
+   * Makes the window's pixels that the level's transparency mask leaves out (0 in the mask) no data
+   * in every band, as GDAL reads an image through its mask.
+   */
+  private static void mask(
+      BlockCache cache,
+      SourceLevel level,
+      float[][] bands,
+      long column,
+      long row,
+      int width,
+      int height)
+      throws java.io.IOException {
+    TiffDirectory m = level.mask();
+    int bw = m.blockWidth();
+    int bh = m.blockHeight();
+    long c1 = Math.min(m.width(), column + width);
+    long r1 = Math.min(m.height(), row + height);
+    for (long by = row / bh; by * bh < r1; by++) {
+      int rows = (int) Math.min(bh, m.height() - by * bh);
+      for (long bx = column / bw; bx * bw < c1; bx++) {
+        float[] block = cache.block(level, true, (int) (by * m.blocksAcross() + bx), rows);
+        long y0 = Math.max(row, by * bh);
+        long y1 = Math.min(r1, by * bh + rows);
+        long x0 = Math.max(column, bx * bw);
+        long x1 = Math.min(c1, (bx + 1) * bw);
+        for (long y = y0; y < y1; y++) {
+          int from = (int) ((y - by * bh) * bw + (x0 - bx * bw));
+          int to = (int) ((y - row) * width + (x0 - column));
+          for (int x = 0; x < x1 - x0; x++) {
+            if (block[from + x] == 0) {
+              for (float[] b : bands) {
+                b[to + x] = Float.NaN;
+              }
+            }
+          }
+        }
+      }
+    }
   }
 
   /**

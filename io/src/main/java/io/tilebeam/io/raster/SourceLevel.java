@@ -13,8 +13,16 @@ import org.opengis.referencing.operation.MathTransform;
  * @param ratio how many level-0 pixels one of its pixels spans across
  * @param crsToGrid the source's CRS to the level's pixel coordinates, pixel (i, j) covering [i, i +
  *     1) × [j, j + 1)
+ * @param mask the level's transparency mask (GDAL's internal mask: 0 where the image has no data),
+ *     or null when it has none
  */
-record SourceLevel(int index, TiffDirectory image, double ratio, MathTransform crsToGrid) {
+record SourceLevel(
+    int index, TiffDirectory image, double ratio, MathTransform crsToGrid, TiffDirectory mask) {
+
+  /** A level without a mask. */
+  SourceLevel(int index, TiffDirectory image, double ratio, MathTransform crsToGrid) {
+    this(index, image, ratio, crsToGrid, null);
+  }
 
   /** Columns. */
   long width() {

@@ -54,9 +54,12 @@ record TiffDirectory(
   static final int PACKBITS = 32773;
   static final int ZSTD = 50000;
 
-  /** Bytes of one row of a block as stored: its full width, the samples it holds together. */
+  /**
+   * Bytes of one row of a block as stored: its full width, the samples it holds together, rounded
+   * up to a whole byte (a mask's bits).
+   */
   long rowBytes() {
-    return (long) blockWidth * (planar ? 1 : samplesPerPixel) * (bitsPerSample / 8);
+    return ((long) blockWidth * (planar ? 1 : samplesPerPixel) * bitsPerSample + 7) / 8;
   }
 
   /** Bytes of a whole block as stored before compression. */
@@ -82,6 +85,22 @@ record TiffDirectory(
   /** Whether it is a transparency mask. */
   boolean mask() {
     return (subfileType & 4) != 0;
+  }
+
+  /**
+   * Whether it is a transparency mask this reader decodes (one bit a pixel, as GDAL writes an
+   * internal mask) that covers an image of {@code width × height}.
+   */
+  boolean masks(long imageWidth, long imageHeight) {
+    return mask()
+        && width == imageWidth
+        && height == imageHeight
+        && bitsPerSample == 1
+        && samplesPerPixel == 1
+        && compression != JPEG
+        && unreadableCompression() == null
+        && offsets.length >= (long) blocksAcross() * blocksDown()
+        && byteCounts.length >= (long) blocksAcross() * blocksDown();
   }
 
   /**
@@ -112,8 +131,7 @@ record TiffDirectory(
     return null;
   }
 
-  /** Why this reader cannot read it, or null when it can. */
-  String unreadable() {
+  private String unreadableCompression() {
     if (compression != NONE
         && compression != LZW
         && compression != JPEG
@@ -124,6 +142,15 @@ record TiffDirectory(
       return "TIFF compression "
           + compression
           + " is not read (none, LZW, JPEG, deflate, PackBits and ZSTD are)";
+    }
+    return null;
+  }
+
+  /** Why this reader cannot read it, or null when it can. */
+  String unreadable() {
+    String compressionRefused = unreadableCompression();
+    if (compressionRefused != null) {
+      return compressionRefused;
     }
     if (compression == JPEG && (bitsPerSample != 8 || sampleFormat != 1 || predictor != 1)) {
       return "JPEG-compressed TIFF blocks of "

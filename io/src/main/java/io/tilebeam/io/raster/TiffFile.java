@@ -205,6 +205,19 @@ final class TiffFile implements java.io.Closeable {
     return out;
   }
 
+  /**
+   * The transparency mask of {@code image} (a directory of one bit a pixel of its size, as GDAL
+   * writes an internal mask after each image and overview), or null when it has none.
+   */
+  TiffDirectory maskOf(TiffDirectory image) {
+    for (TiffDirectory d : directories) {
+      if (d.masks(image.width(), image.height())) {
+        return d;
+      }
+    }
+    return null;
+  }
+
   private static TiffDirectory directory(TiffTags tags, int index) throws IOException {
     String which = index == 0 ? "the TIFF's image" : "TIFF image " + (index + 1);
     long width = tags.number(IMAGE_WIDTH, -1);

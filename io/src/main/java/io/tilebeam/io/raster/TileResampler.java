@@ -176,7 +176,7 @@ public final class TileResampler implements AutoCloseable {
     if (unreadable != null) {
       throw new DataStoreException(unreadable);
     }
-    for (TiffDirectory d : directories) {
+    for (TiffDirectory d : tiff.directories()) {
       String cut = d.beyond(size);
       if (cut != null) {
         throw new DataStoreException(cut);
@@ -196,7 +196,7 @@ public final class TileResampler implements AutoCloseable {
             "its georeferencing is not finite or cannot be inverted: " + l.getMatrix());
       }
       MathTransform crsToGrid = gridToCrs.inverse();
-      out.add(new SourceLevel(0, full, 1, crsToGrid));
+      out.add(new SourceLevel(0, full, 1, crsToGrid, tiff.maskOf(full)));
       for (TiffDirectory d : directories.subList(1, directories.size())) {
         if (d.unreadable() != null) {
           continue;
@@ -205,7 +205,7 @@ public final class TileResampler implements AutoCloseable {
         double fy = (double) full.height() / d.height();
         MathTransform toLevel =
             MathTransforms.concatenate(crsToGrid, MathTransforms.scale(1 / fx, 1 / fy));
-        out.add(new SourceLevel(out.size(), d, fx, toLevel));
+        out.add(new SourceLevel(out.size(), d, fx, toLevel, tiff.maskOf(d)));
       }
     } catch (TransformException e) {
       throw new DataStoreException("the image's grid cannot be inverted: " + e.getMessage(), e);

@@ -33,7 +33,8 @@ import org.opengis.referencing.crs.CoordinateReferenceSystem;
  *       617 pixels wide (not a multiple of 256); real zeros (black) inside it;
  *   <li>a Float32 COG whose no-data value (-9999, with a hole of it) is in GDAL's {@code
  *       GDAL_NODATA} tag;
- *   <li>a JPEG-compressed COG (YCbCr, as GDAL writes RGB JPEG) of that imagery;
+ *   <li>a JPEG-compressed COG (YCbCr, as GDAL writes RGB JPEG) of that imagery, and one made from
+ *       the imagery with an alpha band, which GDAL turns into the COG's internal mask;
  *   <li>a ZSTD-compressed COG of a 16-bit elevation grid without a no-data value.
  * </ul>
  *
@@ -54,6 +55,7 @@ class RealWorldRastersTest {
   private static Path float32Cog;
   private static Path jpegCog;
   private static Path zstdCog;
+  private static Path maskedJpegCog;
 
   @BeforeAll
   static void makeSources() throws IOException {
@@ -110,6 +112,43 @@ class RealWorldRastersTest {
         "QUALITY=85",
         rgbStrips.toString(),
         jpegCog.toString());
+    // The imagery with an alpha band (0 in a disc), made a JPEG COG: GDAL turns the alpha into the
+    // COG's internal mask.
+    Path alpha =
+        Path.of(
+            grid(
+                "alpha",
+                "",
+                (i, j) -> (i - 300) * (i - 300) + (j - 200) * (j - 200) < 90 * 90 ? 0 : 255));
+    Path rgba = dir.resolve("rgba.vrt");
+    List<String> withAlpha = new ArrayList<>(List.of("-q", "-separate", rgba.toString()));
+    withAlpha.addAll(bands);
+    withAlpha.add(alpha.toString());
+    Gdal.run("gdalbuildvrt", withAlpha.toArray(String[]::new));
+    Path rgbaTif = dir.resolve("rgba.tif");
+    Gdal.run(
+        "gdal_translate",
+        "-q",
+        "-ot",
+        "Byte",
+        "-a_srs",
+        "EPSG:32632",
+        "-co",
+        "PHOTOMETRIC=RGB",
+        "-co",
+        "ALPHA=YES",
+        rgba.toString(),
+        rgbaTif.toString());
+    maskedJpegCog = dir.resolve("rgb-jpeg-mask.tif");
+    Gdal.run(
+        "gdal_translate",
+        "-q",
+        "-of",
+        "COG",
+        "-co",
+        "COMPRESS=JPEG",
+        rgbaTif.toString(),
+        maskedJpegCog.toString());
     Path dem =
         Path.of(
             grid(
@@ -178,6 +217,7 @@ class RealWorldRastersTest {
       case "rgb-strips" -> rgbStrips;
       case "float32-cog" -> float32Cog;
       case "jpeg-cog" -> jpegCog;
+      case "jpeg-cog-masked" -> maskedJpegCog;
       default -> zstdCog;
     };
   }
@@ -193,6 +233,8 @@ class RealWorldRastersTest {
     "jpeg-cog, nearest",
     "jpeg-cog, bilinear",
     "jpeg-cog, cubic",
+    "jpeg-cog-masked, nearest",
+    "jpeg-cog-masked, bilinear",
     "zstd-cog, nearest",
     "zstd-cog, bilinear",
     "zstd-cog, cubic",
