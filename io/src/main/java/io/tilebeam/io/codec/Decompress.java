@@ -1,5 +1,6 @@
 package io.tilebeam.io.codec;
 
+import io.airlift.compress.Decompressor;
 import io.airlift.compress.MalformedInputException;
 import io.airlift.compress.lz4.Lz4Decompressor;
 import io.airlift.compress.snappy.SnappyDecompressor;
@@ -109,11 +110,7 @@ public final class Decompress {
    */
   public static int zstd(byte[] in, int from, int length, byte[] out, String what)
       throws IOException {
-    try {
-      return new ZstdDecompressor().decompress(in, from, length, out, 0, out.length);
-    } catch (MalformedInputException | IllegalArgumentException | IndexOutOfBoundsException e) {
-      throw corrupt(what, "ZSTD", out.length, e);
-    }
+    return airlift(new ZstdDecompressor(), "ZSTD", in, from, length, out, what);
   }
 
   /**
@@ -123,10 +120,20 @@ public final class Decompress {
    */
   public static int lz4Raw(byte[] in, int from, int length, byte[] out, String what)
       throws IOException {
+    return airlift(new Lz4Decompressor(), "LZ4", in, from, length, out, what);
+  }
+
+  /**
+   * One of aircompressor's block decompressors into {@code out}, which it never writes past; its
+   * failures (a runtime exception) made a {@link CorruptDataException}.
+   */
+  private static int airlift(
+      Decompressor d, String codec, byte[] in, int from, int length, byte[] out, String what)
+      throws CorruptDataException {
     try {
-      return new Lz4Decompressor().decompress(in, from, length, out, 0, out.length);
+      return d.decompress(in, from, length, out, 0, out.length);
     } catch (MalformedInputException | IllegalArgumentException | IndexOutOfBoundsException e) {
-      throw corrupt(what, "LZ4", out.length, e);
+      throw corrupt(what, codec, out.length, e);
     }
   }
 
@@ -197,11 +204,7 @@ public final class Decompress {
     if (declared > out.length) {
       throw tooLong(what, out.length);
     }
-    try {
-      return new SnappyDecompressor().decompress(in, from, length, out, 0, out.length);
-    } catch (MalformedInputException | IllegalArgumentException | IndexOutOfBoundsException e) {
-      throw corrupt(what, "Snappy", out.length, e);
-    }
+    return airlift(new SnappyDecompressor(), "Snappy", in, from, length, out, what);
   }
 
   /** The uncompressed length a Snappy block starts with (a varint of up to 32 bits). */
