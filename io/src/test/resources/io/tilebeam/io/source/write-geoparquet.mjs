@@ -3,7 +3,8 @@
 // ids, one column per property (numbers DOUBLE, strings STRING, booleans BOOLEAN), the geometry
 // as WKB (hyparquet-writer's own GeoJSON-to-WKB), a `bbox` covering struct, the `geo` metadata with
 // the given CRS (PROJJSON with an id; none given: no crs member, meaning CRS84), Snappy pages.
-// Usage: node write-geoparquet.mjs IN OUT [ROWS_PER_GROUP] [EPSG_CODE] [CODEC: SNAPPY, GZIP, BROTLI]
+// Usage: node write-geoparquet.mjs IN OUT [ROWS_PER_GROUP] [EPSG_CODE] [CODEC: SNAPPY, GZIP, BROTLI,
+// LZO (labelled only: the pages are not compressed)]
 import fs from "node:fs";
 import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
@@ -80,6 +81,8 @@ const buffer = parquetWriteBuffer({
   compressors: {
     GZIP: (b) => new Uint8Array(zlib.gzipSync(b)),
     BROTLI: (b) => new Uint8Array(zlib.brotliCompressSync(b)),
+    // Not LZO at all (no LZO writer here): a page a reader should refuse by the footer's word.
+    LZO: (b) => b,
   },
   kvMetadata: [{ key: "geo", value: JSON.stringify(geo) }],
 });
