@@ -19,7 +19,7 @@ import java.util.Locale;
  * for int16 and NaN for float32. A source that declares no no-data value (most imagery) gets none
  * out either when its tiles are integers: which pixels it reaches is the tiles' coverage
  * (transparency in a PNG, a mask in a GeoTIFF), and its values are kept as they are; float tiles
- * get NaN, which no data value can be.
+ * get NaN, which no sample with data can be.
  *
  * @param resampling how pixels are computed
  * @param tileSize pixels a tile side
