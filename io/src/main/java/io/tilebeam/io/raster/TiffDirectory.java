@@ -16,8 +16,6 @@ package io.tilebeam.io.raster;
  * @param sampleFormat 1 unsigned integer, 2 signed integer, 3 floating point
  * @param samplesPerPixel bands
  * @param planar whether bands are stored apart (planar configuration 2)
- * @param tiled whether the image is cut into tiles (whose blocks are all whole), not strips (whose
- *     last one holds only the rows left)
  * @param compression the TIFF compression code
  * @param predictor 1 none, 2 horizontal differencing, 3 floating point
  * @param subfileType the NewSubfileType bits (1 reduced resolution, 4 transparency mask)
@@ -35,7 +33,6 @@ record TiffDirectory(
     int sampleFormat,
     int samplesPerPixel,
     boolean planar,
-    boolean tiled,
     int compression,
     int predictor,
     long subfileType,

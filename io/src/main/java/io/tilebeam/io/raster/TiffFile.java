@@ -83,14 +83,17 @@ final class TiffFile implements java.io.Closeable {
   private final RangeReader channel;
   private final ByteOrder order;
   private final List<TiffDirectory> directories;
-  private final TiffTags first;
+  private final Optional<Double> nodata;
 
   private TiffFile(
-      RangeReader channel, ByteOrder order, List<TiffDirectory> directories, TiffTags first) {
+      RangeReader channel,
+      ByteOrder order,
+      List<TiffDirectory> directories,
+      Optional<Double> nodata) {
     this.channel = channel;
     this.order = order;
     this.directories = directories;
-    this.first = first;
+    this.nodata = nodata;
   }
 
   /**
@@ -151,7 +154,7 @@ final class TiffFile implements java.io.Closeable {
         throw new IOException("the TIFF holds no image");
       }
       GeoTiffTags.check(first);
-      return new TiffFile(channel, order, directories, first);
+      return new TiffFile(channel, order, directories, nodata(first));
     } catch (IOException | RuntimeException e) {
       channel.close();
       throw e;
@@ -166,10 +169,17 @@ final class TiffFile implements java.io.Closeable {
   /**
    * The no-data value the first image declares in GDAL's {@code GDAL_NODATA} tag (read from the
    * file, for every sample type), or empty when it declares none.
+   */
+  Optional<Double> nodata() {
+    return nodata;
+  }
+
+  /**
+   * The value of the {@code GDAL_NODATA} tag of {@code first}, or empty.
    *
    * @throws IOException when the tag holds something that is not a number
    */
-  Optional<Double> nodata() throws IOException {
+  private static Optional<Double> nodata(TiffTags first) throws IOException {
     String text = first.text(GDAL_NODATA);
     if (text == null || text.isBlank()) {
       return Optional.empty();
@@ -277,7 +287,6 @@ final class TiffFile implements java.io.Closeable {
         sampleFormat,
         (int) bands,
         planar,
-        tiled,
         (int) tags.number(COMPRESSION, 1),
         (int) tags.number(PREDICTOR, 1),
         tags.number(NEW_SUBFILE_TYPE, 0),

@@ -253,16 +253,11 @@ public final class TileResampler implements AutoCloseable {
 
   /**
    * The no-data value the source declares in GDAL's {@code GDAL_NODATA} tag, if any, read from the
-   * file itself for every sample type (SIS 1.6 reads none for a Float32 COG).
-   *
-   * @throws DataStoreException when the tag does not hold a number
+   * file itself for every sample type (SIS 1.6 reads none for a Float32 COG); a tag that holds no
+   * number is refused when the file is opened.
    */
-  public Optional<Double> declaredNodata() throws DataStoreException {
-    try {
-      return tiff.nodata();
-    } catch (IOException e) {
-      throw new DataStoreException(e.getMessage(), e);
-    }
+  public Optional<Double> declaredNodata() {
+    return tiff.nodata();
   }
 
   /**
