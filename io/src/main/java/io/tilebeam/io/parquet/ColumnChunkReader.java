@@ -96,14 +96,19 @@ final class ColumnChunkReader {
     }
     for (int e : c.encodings()) {
       if (e < 0 || e >= ENCODINGS.length || e == 1) {
-        return "column "
-            + c.column().name()
-            + " is encoded "
-            + (e >= 0 && e < ENCODINGS.length ? ENCODINGS[e] : "as " + e)
-            + "; tilebeam reads PLAIN, dictionary, RLE, delta and BYTE_STREAM_SPLIT encodings";
+        return notRead(c.column(), e);
       }
     }
     return null;
+  }
+
+  /** Why values of {@code column} in {@code encoding} are not read. */
+  private static String notRead(ParquetFile.Column column, int encoding) {
+    return "column "
+        + column.name()
+        + " is encoded "
+        + (encoding >= 0 && encoding < ENCODINGS.length ? ENCODINGS[encoding] : "as " + encoding)
+        + "; tilebeam reads PLAIN, dictionary, RLE, delta and BYTE_STREAM_SPLIT encodings";
   }
 
   private static final String READS =
@@ -249,9 +254,14 @@ final class ColumnChunkReader {
   }
 
   /**
-   * Checks that a page of {@code n} values fits in what the chunk has left after {@code filled}.
+   * The values a data page's header {@code h} (v1 or v2: the count is field 1 of both) says it
+   * holds, checked to fit in what the chunk has left after {@code filled}.
    */
-  private void fits(int n, Object[] out, int filled) throws IOException {
+  private int pageValues(Thrift.Struct h, Object[] out, int filled) throws IOException {
+    if (h == null) {
+      throw new IOException("column " + column.name() + ": a data page without its header");
+    }
+    int n = h.i32(1, 0);
     if (n < 0 || n > out.length - filled) {
       throw new IOException(
           "column "
@@ -262,14 +272,11 @@ final class ColumnChunkReader {
               + (out.length - filled)
               + " left");
     }
+    return n;
   }
 
   private int pageV1(Thrift.Struct h, byte[] data, Object[] out, int filled) throws IOException {
-    if (h == null) {
-      throw new IOException("column " + column.name() + ": a data page without its header");
-    }
-    int n = h.i32(1, 0);
-    fits(n, out, filled);
+    int n = pageValues(h, out, filled);
     int pos = 0;
     int[] defs = null;
     if (column.maxDefinition() > 0) {
@@ -294,11 +301,7 @@ final class ColumnChunkReader {
   private int pageV2(
       Thrift.Struct h, int start, int compressed, int uncompressed, Object[] out, int filled)
       throws IOException {
-    if (h == null) {
-      throw new IOException("column " + column.name() + ": a data page without its header");
-    }
-    int n = h.i32(1, 0);
-    fits(n, out, filled);
+    int n = pageValues(h, out, filled);
     int defLength = h.i32(5, 0);
     int repLength = h.i32(6, 0);
     if (defLength < 0
@@ -412,16 +415,7 @@ final class ColumnChunkReader {
         byte[] joined = DeltaEncodings.joinStreams(data, from, to, present, width);
         plain(joined, 0, joined.length, present, decoded, 0);
       }
-      default ->
-          throw new IOException(
-              "column "
-                  + column.name()
-                  + " is encoded "
-                  + (encoding >= 0 && encoding < ENCODINGS.length
-                      ? ENCODINGS[encoding]
-                      : "as " + encoding)
-                  + "; tilebeam reads PLAIN, dictionary, RLE, delta and BYTE_STREAM_SPLIT"
-                  + " encodings");
+      default -> throw new IOException(notRead(column, encoding));
     }
     int k = 0;
     for (int i = 0; i < n; i++) {
