@@ -122,11 +122,15 @@ public final class ArchivePack implements AutoCloseable {
     this.steps = steps;
   }
 
-  /** The pack of {@code spec}'s archive, local or on GCS; close it. */
+  /** The pack of {@code spec}'s archive, local, on GCS or on S3; close it. */
   public static ArchivePack open(ArchiveSpec spec, String runId, RetryPolicy retry) {
     if (spec.location() instanceof OutputLocation.Gcs) {
       GcsArchiveTarget gcs = new GcsArchiveTarget(spec, runId, retry, StepListener.NONE);
       return new ArchivePack(spec, gcs::readStaged, gcs, StepListener.NONE);
+    }
+    if (spec.location() instanceof OutputLocation.S3) {
+      S3ArchiveTarget s3 = new S3ArchiveTarget(spec, StepListener.NONE);
+      return new ArchivePack(spec, s3::readStaged, s3, StepListener.NONE);
     }
     return new ArchivePack(
         spec,

@@ -4,6 +4,8 @@ import io.tilebeam.io.format.MvtFormat;
 import io.tilebeam.io.format.RasterFormat;
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.storage.GcsSettings;
+import io.tilebeam.io.storage.S3Settings;
+import io.tilebeam.io.storage.Stores;
 import java.io.Serializable;
 import java.nio.file.Path;
 
@@ -18,7 +20,7 @@ import java.nio.file.Path;
  * @param tiles the encoding of the tiles inside (MVT, or a raster encoding)
  * @param minZoom the layer's first zoom
  * @param maxZoom the layer's last zoom
- * @param gcs how to reach Google Cloud Storage; used by {@link OutputLocation.Gcs} outputs only
+ * @param stores how object stores are reached; used by bucket outputs only
  */
 public record ArchiveSpec(
     OutputLocation location,
@@ -26,7 +28,7 @@ public record ArchiveSpec(
     TileFormat tiles,
     int minZoom,
     int maxZoom,
-    GcsSettings gcs)
+    Stores stores)
     implements Serializable {
 
   /** The directory (or object prefix) below an output where archived layers' tiles are staged. */
@@ -34,6 +36,27 @@ public record ArchiveSpec(
 
   /** The output format that asks for an archive. */
   public static final String FORMAT = "pmtiles";
+
+  /** An archive whose object stores are GCS as {@code gcs} says and S3 as the environment says. */
+  public ArchiveSpec(
+      OutputLocation location,
+      String layer,
+      TileFormat tiles,
+      int minZoom,
+      int maxZoom,
+      GcsSettings gcs) {
+    this(location, layer, tiles, minZoom, maxZoom, Stores.of(gcs));
+  }
+
+  /** How Google Cloud Storage is reached. */
+  public GcsSettings gcs() {
+    return stores.gcs();
+  }
+
+  /** How S3 is reached. */
+  public S3Settings s3() {
+    return stores.s3();
+  }
 
   /** Only directories and buckets hold archives. */
   public ArchiveSpec {
@@ -46,6 +69,9 @@ public record ArchiveSpec(
   public OutputLocation staging() {
     if (location instanceof OutputLocation.Gcs g) {
       return new OutputLocation.Gcs(g.bucket(), g.objectName(STAGING_DIR));
+    }
+    if (location instanceof OutputLocation.S3 s) {
+      return new OutputLocation.S3(s.bucket(), s.objectName(STAGING_DIR));
     }
     return new OutputLocation.Local(
         ((OutputLocation.Local) location).root().resolve(STAGING_DIR).toString());
@@ -60,6 +86,9 @@ public record ArchiveSpec(
   public String uri() {
     if (location instanceof OutputLocation.Gcs g) {
       return "gs://" + g.bucket() + "/" + g.objectName(archiveName());
+    }
+    if (location instanceof OutputLocation.S3 s) {
+      return "s3://" + s.bucket() + "/" + s.objectName(archiveName());
     }
     return localArchive().toUri().toString();
   }

@@ -107,6 +107,8 @@ public final class DeadLetters
         out.output((long) merge(file(local.root(), layer.getKey(), fileName), lines));
       } else if (spec.location() instanceof OutputLocation.Gcs) {
         out.output((long) RemoteDeadLetters.mergeIntoObject(spec, layer.getKey(), fileName, lines));
+      } else if (spec.location() instanceof OutputLocation.S3) {
+        out.output((long) RemoteDeadLetters.mergeIntoS3(spec, layer.getKey(), fileName, lines));
       } else {
         out.output((long) RemoteDeadLetters.mergeIntoTable(spec, lines));
       }

@@ -5,12 +5,15 @@ import com.google.cloud.storage.StorageException;
 import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.io.retry.Retrier;
 import io.tilebeam.io.storage.GcsSettings;
+import io.tilebeam.io.storage.S3Objects;
+import io.tilebeam.io.storage.S3Settings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * Checks, before anything is written, that an output can be written: the directory is writable, the
@@ -32,6 +35,8 @@ public final class OutputChecks {
       checkDirectory(local.root());
     } else if (location instanceof OutputLocation.Gcs gcs) {
       checkBucket(spec.gcs(), gcs);
+    } else if (location instanceof OutputLocation.S3 s3) {
+      checkS3Bucket(spec.s3(), s3);
     } else if (location instanceof OutputLocation.PostGis table) {
       checkDatabase(table);
     }
@@ -67,6 +72,30 @@ public final class OutputChecks {
           e);
     } finally {
       GcsSettings.closeQuietly(storage);
+    }
+  }
+
+  /**
+   * A missing bucket is the job's fault (exit 2); credentials refused (403) or a store that cannot
+   * be reached are the environment's (exit 1), as is anything else the store says.
+   */
+  private static void checkS3Bucket(S3Settings settings, OutputLocation.S3 location) {
+    try (S3Objects s3 = S3Objects.open(settings, location.bucket())) {
+      if (!s3.bucketExists()) {
+        throw new IllegalArgumentException("bucket '" + location.bucket() + "' does not exist");
+      }
+    } catch (SdkException e) {
+      int status = S3Settings.status(e);
+      throw new IllegalStateException(
+          (status == 0 ? "cannot reach" : "cannot use")
+              + " bucket '"
+              + location.bucket()
+              + "' at "
+              + (settings.endpoint() == null ? "AWS S3" : settings.endpoint())
+              + (status == 0 ? "" : " (" + status + ")")
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 

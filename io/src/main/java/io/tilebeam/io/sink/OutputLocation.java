@@ -7,8 +7,9 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * Where a layer's tiles go: a local or NFS directory, a Google Cloud Storage prefix, or a PostGIS
- * table. Parsing checks every part, so that a bad location is refused before anything is written.
+ * Where a layer's tiles go: a local or NFS directory, a Google Cloud Storage or S3 prefix, or a
+ * PostGIS table. Parsing checks every part, so that a bad location is refused before anything is
+ * written.
  */
 public sealed interface OutputLocation extends Serializable {
 
@@ -48,6 +49,24 @@ public sealed interface OutputLocation extends Serializable {
   }
 
   /**
+   * An S3 (or S3-compatible) prefix: tiles are objects {@code <prefix>/<layer>/<z>/<x>/<y>.<ext>}.
+   *
+   * @param bucket the bucket name
+   * @param prefix the object key prefix, without leading or trailing slash; may be empty
+   */
+  record S3(String bucket, String prefix) implements OutputLocation {
+    /** The object key of {@code relative} below the prefix. */
+    public String objectName(String relative) {
+      return prefix.isEmpty() ? relative : prefix + "/" + relative;
+    }
+
+    @Override
+    public String describe() {
+      return "s3://" + bucket + "/" + prefix;
+    }
+  }
+
+  /**
    * A PostGIS table.
    *
    * @param jdbcUrl the database, as a {@code jdbc:postgresql:} URL (credentials in its query)
@@ -72,6 +91,9 @@ public sealed interface OutputLocation extends Serializable {
   /** GCS's bucket naming rules, without the dotted-name (domain) form's extra checks. */
   Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9_.-]{1,61}[a-z0-9]");
 
+  /** S3's bucket naming rules: 3-63 of lower-case letters, digits, '.' and '-'. */
+  Pattern S3_BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
+
   /** A path segment of an object prefix. */
   Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_.=-]+");
 
@@ -79,9 +101,9 @@ public sealed interface OutputLocation extends Serializable {
   Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
   /**
-   * Parses an output URI: a path or {@code file:} URI, {@code gs://bucket/prefix}, or, with format
-   * {@code postgis}, a {@code jdbc:postgresql:} or {@code postgresql:} URL with {@code table}
-   * naming the table ({@code name} or {@code schema.name}).
+   * Parses an output URI: a path or {@code file:} URI, {@code gs://bucket/prefix}, {@code
+   * s3://bucket/prefix}, or, with format {@code postgis}, a {@code jdbc:postgresql:} or {@code
+   * postgresql:} URL with {@code table} naming the table ({@code name} or {@code schema.name}).
    *
    * @throws IllegalArgumentException naming what is wrong: an unknown scheme, a bad bucket, a
    *     prefix with {@code ..}, a table that is not a plain identifier, or a format that does not
@@ -105,11 +127,16 @@ public sealed interface OutputLocation extends Serializable {
     if (lower.startsWith("gs://")) {
       return gcs(uri);
     }
+    if (lower.startsWith("s3://")) {
+      String[] parts = bucketAndPrefix(uri.substring("s3://".length()), S3_BUCKET);
+      return new S3(parts[0], parts[1]);
+    }
     if (uri.contains("://") && !lower.startsWith("file:")) {
       throw new IllegalArgumentException(
           "unknown scheme '"
               + uri.substring(0, uri.indexOf("://"))
-              + "' (an output is a directory, a file: URI, gs://bucket/prefix, or a"
+              + "' (an output is a directory, a file: URI, gs://bucket/prefix, s3://bucket/prefix,"
+              + " or a"
               + " jdbc:postgresql: URL with format postgis)");
     }
     // Normalised before it is checked: "out/new/../x" would pass a check of "out" and then fail
@@ -118,12 +145,20 @@ public sealed interface OutputLocation extends Serializable {
   }
 
   private static Gcs gcs(String uri) {
-    String rest = uri.substring("gs://".length());
+    String[] parts = bucketAndPrefix(uri.substring("gs://".length()), BUCKET);
+    return new Gcs(parts[0], parts[1]);
+  }
+
+  /** A bucket checked against {@code rule} and a prefix of checked segments, from {@code rest}. */
+  private static String[] bucketAndPrefix(String rest, Pattern rule) {
     int slash = rest.indexOf('/');
     String bucket = slash < 0 ? rest : rest.substring(0, slash);
-    if (!BUCKET.matcher(bucket).matches() || bucket.contains("..")) {
+    if (!rule.matcher(bucket).matches() || bucket.contains("..")) {
       throw new IllegalArgumentException(
-          "'" + bucket + "' is not a valid bucket name (3-63 of a-z, 0-9, '-', '_', '.')");
+          "'"
+              + bucket
+              + "' is not a valid bucket name (3-63 of a-z, 0-9, '-', "
+              + (rule == BUCKET ? "'_', '.')" : "'.')"));
     }
     String prefix = slash < 0 ? "" : rest.substring(slash + 1);
     while (prefix.endsWith("/")) {
@@ -137,7 +172,7 @@ public sealed interface OutputLocation extends Serializable {
         }
       }
     }
-    return new Gcs(bucket, prefix);
+    return new String[] {bucket, prefix};
   }
 
   private static PostGis postGis(String uri, String table) {

@@ -8,6 +8,7 @@ import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.io.storage.Checksums;
 import io.tilebeam.io.storage.GcsSettings;
 import io.tilebeam.io.storage.Locations;
+import io.tilebeam.io.storage.S3Objects;
 import io.tilebeam.transforms.tiling.TileId;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * Reads published tiles back, for {@code verify} and {@code reap}: whether a tile is there with the
@@ -28,6 +30,7 @@ public final class PublishedTiles implements AutoCloseable {
 
   private final Map<GcsSettings, Storage> clients = new HashMap<>();
   private final Map<String, Connection> connections = new HashMap<>();
+  private final Map<String, S3Objects> buckets = new HashMap<>();
 
   /**
    * What is wrong with a published tile, or null when it is there with {@code checksum}.
@@ -41,6 +44,9 @@ public final class PublishedTiles implements AutoCloseable {
     OutputLocation location = spec == null ? null : spec.location();
     if (location instanceof OutputLocation.Gcs) {
       return objectProblem(spec.gcs(), uri, checksum);
+    }
+    if (location instanceof OutputLocation.S3 s3) {
+      return s3Problem(spec, s3, uri, checksum);
     }
     if (location instanceof OutputLocation.PostGis table) {
       return rowsProblem(table, checksum, tile);
@@ -77,6 +83,44 @@ public final class PublishedTiles implements AutoCloseable {
       return mismatch(uri, Checksums.of(blob.getContent()), checksum);
     } catch (StorageException e) {
       throw new IOException("cannot read " + uri + ": " + e.getMessage(), e);
+    }
+  }
+
+  private String s3Problem(
+      PublishSpec spec, OutputLocation.S3 location, String uri, String checksum)
+      throws IOException {
+    String head = "s3://" + location.bucket() + "/";
+    if (!uri.startsWith(head)) {
+      return "output " + uri + " is not an object of s3://" + location.bucket();
+    }
+    try {
+      S3Objects.Read read = s3(spec, location.bucket()).read(uri.substring(head.length()));
+      if (read == null) {
+        return "output " + uri + " is missing";
+      }
+      return mismatch(uri, Checksums.of(read.bytes()), checksum);
+    } catch (SdkException e) {
+      throw new IOException("cannot read " + uri + ": " + e.getMessage(), e);
+    }
+  }
+
+  private S3Objects s3(PublishSpec spec, String bucket) {
+    return buckets.computeIfAbsent(
+        spec.s3() + "\n" + bucket, k -> S3Objects.open(spec.s3(), bucket));
+  }
+
+  /**
+   * Aborts the multipart uploads under an S3 output begun before {@code cutoff} (what a killed
+   * archive upload leaves; single PUTs leave nothing); returns how many.
+   *
+   * @throws IOException when the uploads cannot be listed
+   */
+  public long abortOrphanUploads(PublishSpec spec, Instant cutoff) throws IOException {
+    OutputLocation.S3 location = (OutputLocation.S3) spec.location();
+    try {
+      return s3(spec, location.bucket()).abortUploadsBefore(location.objectName(""), cutoff);
+    } catch (SdkException e) {
+      throw new IOException("cannot list " + location.describe() + ": " + e.getMessage(), e);
     }
   }
 
@@ -132,6 +176,7 @@ public final class PublishedTiles implements AutoCloseable {
   @Override
   public void close() {
     clients.values().forEach(GcsSettings::closeQuietly);
+    buckets.values().forEach(S3Objects::close);
     for (Connection c : connections.values()) {
       try {
         c.close();

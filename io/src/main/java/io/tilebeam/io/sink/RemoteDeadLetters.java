@@ -9,6 +9,7 @@ import com.google.cloud.storage.StorageException;
 import io.tilebeam.io.postgres.PgConnections;
 import io.tilebeam.io.retry.Retrier;
 import io.tilebeam.io.storage.GcsSettings;
+import io.tilebeam.io.storage.S3Objects;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -16,15 +17,18 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * Dead letters for outputs that are not directories: for a GCS prefix, the objects {@code
  * <prefix>/_failed/<layer>/features.jsonl} and {@code tiles.jsonl}, each kept the sorted union of
  * its records by a read and a write with a generation precondition (a concurrent writer makes the
- * write fail and it is redone); for a PostGIS table, the table {@code <table>_failed} with one row
- * per record of either kind.
+ * write fail and it is redone); for an S3 prefix, the same objects kept so by a read and a write
+ * conditional on the ETag read ({@code If-Match}, or {@code If-None-Match: *} for a first record);
+ * for a PostGIS table, the table {@code <table>_failed} with one row per record of either kind.
  */
 final class RemoteDeadLetters {
 
@@ -96,6 +100,52 @@ final class RemoteDeadLetters {
           "dead letters gs://" + id.getBucket() + "/" + id.getName() + ": " + e, e);
     } finally {
       GcsSettings.closeQuietly(storage);
+    }
+  }
+
+  /**
+   * Adds {@code lines} to the layer's dead-letter object under an S3 output; returns how many
+   * records it holds.
+   *
+   * @throws IOException when the object cannot be read or written
+   */
+  static int mergeIntoS3(PublishSpec spec, String layer, String fileName, SortedSet<String> lines)
+      throws IOException {
+    OutputLocation.S3 location = (OutputLocation.S3) spec.location();
+    String key = location.objectName(DeadLetters.FAILED_DIR + "/" + layer + "/" + fileName);
+    try (S3Objects s3 = S3Objects.open(spec.s3(), location.bucket())) {
+      for (int conflicts = 0; ; conflicts++) {
+        S3Objects.Read current = s3.read(key);
+        SortedSet<String> existing = new TreeSet<>();
+        if (current != null) {
+          for (String l : new String(current.bytes(), StandardCharsets.UTF_8).split("\n")) {
+            if (!l.isEmpty()) {
+              existing.add(l);
+            }
+          }
+        }
+        SortedSet<String> all = DeadLetterRecords.merge(existing, lines);
+        if (current != null && all.equals(existing)) {
+          return all.size(); // nothing new
+        }
+        StringBuilder text = new StringBuilder();
+        all.forEach(l -> text.append(l).append('\n'));
+        try {
+          s3.put(
+              key,
+              text.toString().getBytes(StandardCharsets.UTF_8),
+              "application/x-ndjson",
+              Map.of(),
+              current == null ? null : current.etag());
+          return all.size();
+        } catch (S3Objects.Conflict e) {
+          if (conflicts >= MAX_CONFLICTS) {
+            throw new IOException("dead letters " + s3.uri(key) + ": " + e.getMessage(), e);
+          }
+        }
+      }
+    } catch (SdkException e) {
+      throw new IOException("dead letters s3://" + location.bucket() + "/" + key + ": " + e, e);
     }
   }
 

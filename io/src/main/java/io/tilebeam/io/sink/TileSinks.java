@@ -23,6 +23,9 @@ public final class TileSinks {
     if (location instanceof OutputLocation.Gcs) {
       return new GcsTileSink(spec.gcs().open(), spec, runId, spec.gcs().retry());
     }
+    if (location instanceof OutputLocation.S3) {
+      return new S3TileSink(spec);
+    }
     if (location instanceof OutputLocation.PostGis) {
       return new PostGisTileSink(spec, runId, ledger);
     }

@@ -1,6 +1,6 @@
 package io.tilebeam.io.source;
 
-import io.tilebeam.io.storage.GcsSettings;
+import io.tilebeam.io.storage.Stores;
 import java.io.IOException;
 import java.util.Set;
 
@@ -16,11 +16,11 @@ abstract class FileSourceFormat extends SourceFormat {
   }
 
   @Override
-  public final LayerSource resolve(String uri, SourceOptions options, GcsSettings gcs)
+  public final LayerSource resolve(String uri, SourceOptions options, Stores stores)
       throws IOException {
     SourceFile file;
     try {
-      file = SourceFile.resolve(uri, gcs);
+      file = SourceFile.resolve(uri, stores);
     } catch (IllegalArgumentException e) {
       throw new SourceFieldException("uri", uri, e.getMessage(), e);
     }

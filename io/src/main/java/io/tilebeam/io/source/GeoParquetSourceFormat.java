@@ -11,8 +11,8 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * GeoParquet 1.0 and 1.1: WKB geometries in a Parquet file (local or {@code gs://}, read by
- * ranges), one split per row group spread over the workers; a row group whose bbox covering
+ * GeoParquet 1.0 and 1.1: WKB geometries in a Parquet file (local, {@code gs://} or {@code s3://},
+ * read by ranges), one split per row group spread over the workers; a row group whose bbox covering
  * statistics meet no claimed tile is skipped unread. The CRS is its {@code geo} metadata's
  * (PROJJSON with an authority code; CRS84 when absent); {@code idColumn} names the id column.
  */

@@ -2,8 +2,8 @@ package io.tilebeam.io.source;
 
 import io.tilebeam.io.raster.SampleType;
 import io.tilebeam.io.raster.TileResampler;
-import io.tilebeam.io.storage.GcsSettings;
 import io.tilebeam.io.storage.Locations;
+import io.tilebeam.io.storage.Stores;
 import io.tilebeam.transforms.digest.Sha256;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,10 +19,10 @@ import org.opengis.referencing.crs.CoordinateReferenceSystem;
 import org.opengis.util.FactoryException;
 
 /**
- * GeoTIFF, Cloud Optimized GeoTIFF included, local or {@code gs://}: a raster layer's source, read
- * by {@link TileResampler} window by window (the blocks each group of tiles needs; a remote object
- * in ranges, pinned to the generation planned). At planning its header is read for its CRS, bands,
- * sample type and no-data value; its content checksum is its identity.
+ * GeoTIFF, Cloud Optimized GeoTIFF included, local, {@code gs://} or {@code s3://}: a raster
+ * layer's source, read by {@link TileResampler} window by window (the blocks each group of tiles
+ * needs; a remote object in ranges, pinned to the generation planned). At planning its header is
+ * read for its CRS, bands, sample type and no-data value; its content checksum is its identity.
  */
 final class GeoTiffSourceFormat extends FileSourceFormat {
 
@@ -41,7 +41,7 @@ final class GeoTiffSourceFormat extends FileSourceFormat {
    * where they overlap the first wins.
    */
   @Override
-  public LayerSource resolve(List<String> uris, SourceOptions options, GcsSettings gcs)
+  public LayerSource resolve(List<String> uris, SourceOptions options, Stores stores)
       throws IOException {
     List<String> files = new ArrayList<>();
     for (String uri : uris) {
@@ -50,11 +50,11 @@ final class GeoTiffSourceFormat extends FileSourceFormat {
     if (files.size() == 1) {
       // One file is read as before, with the same identity: a job that names a directory of one
       // file keys its tiles as the job that names the file.
-      return resolve(files.get(0), options, gcs);
+      return resolve(files.get(0), options, stores);
     }
     List<Resolved> parts = new ArrayList<>();
     for (String f : files) {
-      Resolved part = (Resolved) resolve(f, options, gcs);
+      Resolved part = (Resolved) resolve(f, options, stores);
       if (!parts.isEmpty()) {
         Resolved first = parts.get(0);
         String differs = differs(first, part);
@@ -96,7 +96,7 @@ final class GeoTiffSourceFormat extends FileSourceFormat {
 
   /** A location, or the GeoTIFFs of a local directory in name order. */
   private static List<String> expand(String uri) {
-    if (uri.startsWith("gs://")) {
+    if (uri.startsWith("gs://") || uri.startsWith("s3://")) {
       return List.of(uri);
     }
     Path dir;

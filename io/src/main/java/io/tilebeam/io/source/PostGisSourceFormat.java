@@ -1,8 +1,8 @@
 package io.tilebeam.io.source;
 
 import io.tilebeam.io.retry.RetryPolicy;
-import io.tilebeam.io.storage.GcsSettings;
 import io.tilebeam.io.storage.Locations;
+import io.tilebeam.io.storage.Stores;
 import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.feature.Feature;
 import java.sql.SQLException;
@@ -36,7 +36,7 @@ final class PostGisSourceFormat extends SourceFormat {
   }
 
   @Override
-  public LayerSource resolve(String uri, SourceOptions o, GcsSettings gcs) {
+  public LayerSource resolve(String uri, SourceOptions o, Stores stores) {
     if (!Locations.isPostgres(uri)) {
       throw new SourceFieldException(
           "uri", uri, "a postgis source needs a postgresql:// or jdbc:postgresql: URL", null);

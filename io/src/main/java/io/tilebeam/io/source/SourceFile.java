@@ -10,6 +10,10 @@ import io.tilebeam.io.storage.ByteRanges;
 import io.tilebeam.io.storage.Checksums;
 import io.tilebeam.io.storage.GcsSettings;
 import io.tilebeam.io.storage.Locations;
+import io.tilebeam.io.storage.S3Clients;
+import io.tilebeam.io.storage.S3Objects;
+import io.tilebeam.io.storage.S3Settings;
+import io.tilebeam.io.storage.Stores;
 import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -21,12 +25,13 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import software.amazon.awssdk.core.exception.SdkException;
 
 /**
- * A source's bytes: a local file, or one generation of a Google Cloud Storage object. A GCS source
- * is pinned to the generation read when the job was planned, so that the bytes every worker reads
- * are the ones its work keys were computed from; an object replaced since then fails the read
- * instead of mixing versions.
+ * A source's bytes: a local file, one generation of a Google Cloud Storage object, or one version
+ * of an S3 object. A remote source is pinned to the version read when the job was planned (GCS's
+ * generation, S3's ETag), so that the bytes every worker reads are the ones its work keys were
+ * computed from; an object replaced since then fails the read instead of mixing versions.
  */
 public sealed interface SourceFile extends ByteRanges {
 
@@ -155,6 +160,79 @@ public sealed interface SourceFile extends ByteRanges {
     }
   }
 
+  /**
+   * One version of an S3 (or S3-compatible) object: every read is conditional on its ETag.
+   *
+   * @param bucket the bucket
+   * @param key the object key
+   * @param etag the ETag read at planning
+   * @param length its size in bytes
+   * @param s3 how to reach the store
+   */
+  record S3(String bucket, String key, String etag, long length, S3Settings s3)
+      implements SourceFile {
+
+    @Override
+    public long size() {
+      return length;
+    }
+
+    private S3Objects objects() {
+      return new S3Objects(
+          S3Clients.shared(s3), bucket, Retrier.of(s3.retry(), SourceFile::transientRead));
+    }
+
+    @Override
+    public InputStream open(long offset) throws IOException {
+      try {
+        return objects().openFrom(key, etag, offset);
+      } catch (SdkException e) {
+        throw refused(e, offset);
+      }
+    }
+
+    @Override
+    public byte[] read(long offset, int length) throws IOException {
+      if (offset + length > this.length) {
+        throw new EOFException("ends at byte " + this.length + ", before " + (offset + length));
+      }
+      try {
+        return objects().readRange(key, etag, offset, length);
+      } catch (SdkException e) {
+        throw refused(e, offset);
+      }
+    }
+
+    private IOException refused(SdkException e, long offset) {
+      if (S3Settings.status(e) == 412) {
+        return new IOException(
+            describe() + ": the object was replaced after the job was planned; run the job again",
+            e);
+      }
+      return new IOException(describe() + ": cannot read from byte " + offset, e);
+    }
+
+    /**
+     * {@code s3:<etag>:<size>}: the object's version as the store names it. The same bytes put
+     * again in one request keep their ETag (and their keys); a new upload in parts may change it: a
+     * rebuild that was not needed, never a stale tile.
+     */
+    @Override
+    public String identity() {
+      return "s3:" + etag + ":" + length;
+    }
+
+    @Override
+    public String describe() {
+      return "s3://" + bucket + "/" + key;
+    }
+  }
+
+  /** A read that may pass if repeated: a transient refusal, or a connection that broke. */
+  private static boolean transientRead(Exception e) {
+    return S3Settings.isTransient(e) && !(e instanceof EOFException);
+  }
+
   /** The size in bytes. */
   @Override
   long size() throws IOException;
@@ -192,12 +270,16 @@ public sealed interface SourceFile extends ByteRanges {
   }
 
   /**
-   * The source at {@code uri}: a path, a {@code file:} URI, or {@code gs://bucket/object} (its
-   * current generation, read now).
+   * The source at {@code uri}: a path, a {@code file:} URI, {@code gs://bucket/object} (its current
+   * generation, read now) or {@code s3://bucket/key} (its current version, read now).
    *
    * @throws IllegalArgumentException when the location is malformed, missing or unreadable
    */
-  static SourceFile resolve(String uri, GcsSettings gcs) {
+  static SourceFile resolve(String uri, Stores stores) {
+    if (uri.startsWith("s3://")) {
+      return resolveS3(uri, stores.s3());
+    }
+    GcsSettings gcs = stores.gcs();
     if (!uri.startsWith("gs://")) {
       Path p = Locations.localPath(uri).toAbsolutePath().normalize();
       if (Files.isDirectory(p)) {
@@ -240,6 +322,41 @@ public sealed interface SourceFile extends ByteRanges {
           "cannot be read (" + e.getCode() + "): " + e.getMessage(), e);
     } finally {
       GcsSettings.closeQuietly(storage);
+    }
+  }
+
+  private static SourceFile resolveS3(String uri, S3Settings settings) {
+    String rest = uri.substring("s3://".length());
+    int slash = rest.indexOf('/');
+    if (slash <= 0 || slash == rest.length() - 1) {
+      throw new IllegalArgumentException("an S3 source must be s3://bucket/key");
+    }
+    String bucket = rest.substring(0, slash);
+    String key = rest.substring(slash + 1);
+    S3Objects objects =
+        new S3Objects(
+            S3Clients.shared(settings),
+            bucket,
+            Retrier.of(settings.retry(), S3Settings::isTransient));
+    try {
+      S3Objects.Head head = objects.head(key);
+      if (head == null) {
+        throw new IllegalArgumentException("no such object");
+      }
+      return new S3(bucket, key, head.etag(), head.size(), settings);
+    } catch (SdkException e) {
+      int status = S3Settings.status(e);
+      if (status == 0 || S3Settings.isTransient(e) || status == 403) {
+        // Not the job's fault: the store or the credentials; the run fails (exit 1).
+        throw new IllegalStateException(
+            uri
+                + " cannot be "
+                + (status == 0 ? "reached" : "read (" + status + ")")
+                + ": "
+                + e.getMessage(),
+            e);
+      }
+      throw new IllegalArgumentException("cannot be read (" + status + "): " + e.getMessage(), e);
     }
   }
 }

@@ -1,6 +1,6 @@
 package io.tilebeam.io.source;
 
-import io.tilebeam.io.storage.GcsSettings;
+import io.tilebeam.io.storage.Stores;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
@@ -79,27 +79,27 @@ public abstract class SourceFormat {
    *
    * @param uri where the source is, as the job gives it
    * @param options the job's other source fields
-   * @param gcs how GCS is reached
+   * @param stores how object stores (GCS, S3) are reached
    * @throws SourceFieldException naming the source field that cannot be used (the file is missing
    *     or not of this format, a column does not exist, ...)
    * @throws IOException when a source that was found cannot be read now (no fault of the job)
    */
-  public abstract LayerSource resolve(String uri, SourceOptions options, GcsSettings gcs)
+  public abstract LayerSource resolve(String uri, SourceOptions options, Stores stores)
       throws IOException;
 
   /**
-   * As {@link #resolve(String, SourceOptions, GcsSettings)}, for the locations a job lists: one, or
+   * As {@link #resolve(String, SourceOptions, Stores)}, for the locations a job lists: one, or
    * several where the format makes a mosaic of them (raster formats).
    *
    * @throws SourceFieldException naming the source field that cannot be used
    * @throws IOException when a source that was found cannot be read now
    */
-  public LayerSource resolve(List<String> uris, SourceOptions options, GcsSettings gcs)
+  public LayerSource resolve(List<String> uris, SourceOptions options, Stores stores)
       throws IOException {
     if (uris.size() != 1) {
       throw new SourceFieldException(
           "uri", String.join(", ", uris), "a list of sources is read only by raster formats", null);
     }
-    return resolve(uris.get(0), options, gcs);
+    return resolve(uris.get(0), options, stores);
   }
 }

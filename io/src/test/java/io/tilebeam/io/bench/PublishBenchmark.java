@@ -74,7 +74,10 @@ public final class PublishBenchmark {
         String dir = Files.createTempDirectory("publish-bench").toString();
         spec =
             new PublishSpec(
-                OutputLocation.parse(dir, "geojson", null), new GeoJsonFormat(), crs, null);
+                OutputLocation.parse(dir, "geojson", null),
+                new GeoJsonFormat(),
+                crs,
+                (io.tilebeam.io.storage.Stores) null);
       }
       case "gcs" -> {
         server = GcsStandIn.start();
@@ -90,7 +93,12 @@ public final class PublishBenchmark {
       case "postgis" -> {
         String url = PostGisCluster.url();
         String table = PostGisCluster.newSchema("bench") + ".small";
-        spec = new PublishSpec(OutputLocation.parse(url, "postgis", table), null, crs, null);
+        spec =
+            new PublishSpec(
+                OutputLocation.parse(url, "postgis", table),
+                null,
+                crs,
+                (io.tilebeam.io.storage.Stores) null);
       }
       default -> throw new IllegalArgumentException("sink must be local, gcs or postgis: " + kind);
     }

@@ -41,7 +41,8 @@ class RemoteRasterTest {
       Storage storage = settings.open();
       storage.create(
           BlobInfo.newBuilder(BlobId.of("rasters", "dem.tif")).build(), Files.readAllBytes(file));
-      SourceFile object = SourceFile.resolve("gs://rasters/dem.tif", settings);
+      SourceFile object =
+          SourceFile.resolve("gs://rasters/dem.tif", io.tilebeam.io.storage.Stores.of(settings));
       List<Bounds> tiles = new ArrayList<>();
       for (long x = 1067; x <= 1072; x++) {
         tiles.add(TestRasters.webMercator(11, x, 718));

@@ -94,7 +94,12 @@ class ArchivePackTest {
 
   private ArchiveSpec localSpec(Path out) {
     return new ArchiveSpec(
-        new OutputLocation.Local(out.toString()), "land", RasterFormat.PNG, 0, 6, null);
+        new OutputLocation.Local(out.toString()),
+        "land",
+        RasterFormat.PNG,
+        0,
+        6,
+        (io.tilebeam.io.storage.Stores) null);
   }
 
   private static void stageLocally(ArchiveSpec spec, List<Staged> tiles) throws IOException {

@@ -80,7 +80,7 @@ class PostGisTileSinkTest {
         OutputLocation.parse(uri, "postgis", schema + "." + table),
         null,
         CrsRef.of("EPSG:3857"),
-        null);
+        (io.tilebeam.io.storage.Stores) null);
   }
 
   private static String newTable() {

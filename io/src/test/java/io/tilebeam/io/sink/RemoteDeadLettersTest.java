@@ -74,7 +74,10 @@ class RemoteDeadLettersTest {
     String table = PostGisCluster.newSchema("dead") + ".roads";
     PublishSpec spec =
         new PublishSpec(
-            OutputLocation.parse(url, "postgis", table), null, CrsRef.of("EPSG:3857"), null);
+            OutputLocation.parse(url, "postgis", table),
+            null,
+            CrsRef.of("EPSG:3857"),
+            (io.tilebeam.io.storage.Stores) null);
     assertEquals(2, RemoteDeadLetters.mergeIntoTable(spec, lines("b", "a")));
     assertEquals(3, RemoteDeadLetters.mergeIntoTable(spec, lines("a", "c")));
     try (Connection c = DriverManager.getConnection(url);

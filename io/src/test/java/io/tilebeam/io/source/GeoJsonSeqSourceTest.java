@@ -182,7 +182,9 @@ class GeoJsonSeqSourceTest {
           BlobInfo.newBuilder(BlobId.of("sources", "a/features.geojsonseq")).build(),
           Files.readAllBytes(file));
       storage.close();
-      SourceFile object = SourceFile.resolve("gs://sources/a/features.geojsonseq", settings);
+      SourceFile object =
+          SourceFile.resolve(
+              "gs://sources/a/features.geojsonseq", io.tilebeam.io.storage.Stores.of(settings));
       assertEquals(Files.size(file), object.size());
       assertTrue(object.identity().startsWith("gcs:"), object.identity());
       GeoJsonSeqSource source = new GeoJsonSeqSource(object);
@@ -197,7 +199,9 @@ class GeoJsonSeqSourceTest {
       }
       assertThrows(
           IllegalArgumentException.class,
-          () -> SourceFile.resolve("gs://sources/missing.geojsonseq", settings));
+          () ->
+              SourceFile.resolve(
+                  "gs://sources/missing.geojsonseq", io.tilebeam.io.storage.Stores.of(settings)));
     }
   }
 

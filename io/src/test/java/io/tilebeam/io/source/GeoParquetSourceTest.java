@@ -107,7 +107,8 @@ class GeoParquetSourceTest {
       LayerSource remote =
           SourceFormats.named("geoparquet")
               .orElseThrow()
-              .resolve("gs://data/islands.parquet", options, settings);
+              .resolve(
+                  "gs://data/islands.parquet", options, io.tilebeam.io.storage.Stores.of(settings));
       assertTrue(remote.identity().startsWith("gcs:"), remote.identity());
       int before = server.requests().size();
       assertEquals(byId(readAll(resolve(file, "id"))), byId(readAll(remote)));

@@ -64,7 +64,10 @@ public class ReadFeaturesTest {
     LayerSource resolved =
         SourceFormats.named(format)
             .orElseThrow()
-            .resolve(file.toString(), SourceOptions.NONE, GcsSettings.fromEnvironment());
+            .resolve(
+                file.toString(),
+                SourceOptions.NONE,
+                io.tilebeam.io.storage.Stores.of(GcsSettings.fromEnvironment()));
     return new SourceSpec(resolved, CUT);
   }
 

@@ -60,7 +60,9 @@ class SourceFormatRegistryTest {
     SourceFieldException e =
         assertThrows(
             SourceFieldException.class,
-            () -> format("geojson").resolve(missing, SourceOptions.NONE, gcs));
+            () ->
+                format("geojson")
+                    .resolve(missing, SourceOptions.NONE, io.tilebeam.io.storage.Stores.of(gcs)));
     assertEquals("uri", e.field());
     assertEquals(missing, e.value());
 
@@ -69,7 +71,12 @@ class SourceFormatRegistryTest {
     e =
         assertThrows(
             SourceFieldException.class,
-            () -> format("flatgeobuf").resolve(json.toString(), SourceOptions.NONE, gcs));
+            () ->
+                format("flatgeobuf")
+                    .resolve(
+                        json.toString(),
+                        SourceOptions.NONE,
+                        io.tilebeam.io.storage.Stores.of(gcs)));
     assertEquals("uri", e.field());
   }
 
@@ -95,14 +102,17 @@ class SourceFormatRegistryTest {
         "{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}\n");
     LayerSource plain =
         format("geojsonseq")
-            .resolve(seq.toString(), SourceOptions.NONE, GcsSettings.fromEnvironment());
+            .resolve(
+                seq.toString(),
+                SourceOptions.NONE,
+                io.tilebeam.io.storage.Stores.of(GcsSettings.fromEnvironment()));
     LayerSource limited =
         format("geojsonseq")
             .resolve(
                 seq.toString(),
                 new SourceOptions(
                     null, null, null, null, null, null, new JsonLimits(5000, 64, 1 << 20)),
-                GcsSettings.fromEnvironment());
+                io.tilebeam.io.storage.Stores.of(GcsSettings.fromEnvironment()));
     LayerSource copy = SerializableUtils.clone(plain);
     assertEquals(plain.identity(), copy.identity());
     assertFalse(plain.indexed());

@@ -77,6 +77,10 @@ final class ReapCommand {
         }
         continue;
       }
+      if (location instanceof OutputLocation.S3) {
+        // Single PUTs leave nothing behind; an archive's upload in parts may.
+        continue;
+      }
       if (!(location instanceof OutputLocation.Local local)) {
         continue; // a PostGIS table is written in transactions: nothing is left behind
       }
@@ -115,16 +119,20 @@ final class ReapCommand {
 
   /**
    * What a killed pack leaves: beside a local archive, its hidden spill and temporary archive;
-   * under a bucket's {@code _tmp/}, its temporary object.
+   * under a GCS bucket's {@code _tmp/}, its temporary object; in an S3 bucket, its unfinished
+   * upload in parts.
    */
   private static long deleteArchiveOrphans(LayerPlan layer, Instant cutoff) throws IOException {
     ArchiveSpec archive = layer.archive();
-    if (archive.location() instanceof OutputLocation.Gcs) {
+    if (archive.location() instanceof OutputLocation.Gcs
+        || archive.location() instanceof OutputLocation.S3) {
       PublishSpec root =
           new PublishSpec(
-              archive.location(), archive.tiles(), layer.publish().targetCrs(), archive.gcs());
+              archive.location(), archive.tiles(), layer.publish().targetCrs(), archive.stores());
       try (PublishedTiles published = new PublishedTiles()) {
-        return published.deleteOrphanObjects(root, cutoff);
+        return archive.location() instanceof OutputLocation.S3
+            ? published.abortOrphanUploads(root, cutoff)
+            : published.deleteOrphanObjects(root, cutoff);
       }
     }
     Path dir = archive.localRoot();

@@ -41,7 +41,7 @@ final class RemoteWorkers {
                   + i
                   + "].source.uri "
                   + local.file()
-                  + " is a file on this machine, which the workers cannot read; use gs://");
+                  + " is a file on this machine, which the workers cannot read; use gs:// or s3://");
         }
       }
       if (l.publish().location() instanceof OutputLocation.Local local) {
@@ -50,7 +50,7 @@ final class RemoteWorkers {
                 + i
                 + "].output.uri "
                 + local.directory()
-                + " is a directory on this machine, which the workers cannot write; use gs:// or"
+                + " is a directory on this machine, which the workers cannot write; use gs://, s3:// or"
                 + " a PostGIS table");
       }
     }

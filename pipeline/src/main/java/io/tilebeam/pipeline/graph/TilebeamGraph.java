@@ -144,7 +144,7 @@ public final class TilebeamGraph {
     PublishSpec p = l.publish();
     return l.archive() == null
         ? p
-        : new PublishSpec(l.archive().location(), p.format(), p.targetCrs(), p.gcs());
+        : new PublishSpec(l.archive().location(), p.format(), p.targetCrs(), p.stores());
   }
 
   /** What the content stages hand on: dead letters, tile failures and published tiles. */

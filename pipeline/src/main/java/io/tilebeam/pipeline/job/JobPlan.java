@@ -16,7 +16,7 @@ import io.tilebeam.io.source.SourceFormat;
 import io.tilebeam.io.source.SourceFormats;
 import io.tilebeam.io.source.SourceSpec;
 import io.tilebeam.io.storage.Checksums;
-import io.tilebeam.io.storage.GcsSettings;
+import io.tilebeam.io.storage.Stores;
 import io.tilebeam.pipeline.job.JobSpec.ExtentSpec;
 import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
 import io.tilebeam.transforms.crs.Bounds;
@@ -89,11 +89,12 @@ public final class JobPlan {
    * @throws JobSpecException when a source, CRS, extent or output cannot be used
    */
   public static JobPlan resolve(JobSpec spec, RetryPolicy retry) {
-    GcsSettings gcs = GcsSettings.fromEnvironment().withRetry(retry);
+    Stores stores = Stores.fromEnvironment(retry);
     List<LayerPlan> layers = new ArrayList<>();
     List<String> warnings = new ArrayList<>();
     for (int i = 0; i < spec.layers().size(); i++) {
-      layers.add(layer(spec.namespace(), spec.layers().get(i), "layers[" + i + "]", gcs, warnings));
+      layers.add(
+          layer(spec.namespace(), spec.layers().get(i), "layers[" + i + "]", stores, warnings));
     }
     // Said where the user sees it, once per resolution.
     warnings.forEach(w -> LOG.warn("{}", w));
@@ -149,7 +150,7 @@ public final class JobPlan {
   }
 
   private static LayerPlan layer(
-      String namespace, LayerSpec l, String path, GcsSettings gcs, List<String> warnings) {
+      String namespace, LayerSpec l, String path, Stores stores, List<String> warnings) {
     TileMatrixSet tms = tileMatrixSet(l.tileMatrixSet(), path + ".tileMatrixSet");
     if (l.maxZoom() > tms.maxZoom()) {
       throw new JobSpecException(
@@ -159,7 +160,7 @@ public final class JobPlan {
     }
     CrsRef target = crs(l.targetCrs(), path + ".targetCrs");
     SourceFormat format = SourceFormats.named(l.sourceFormat()).orElseThrow();
-    LayerSource source = source(format, l, path, gcs);
+    LayerSource source = source(format, l, path, stores);
     if (!source.skippedColumns().isEmpty()) {
       List<String> named = new ArrayList<>();
       source.skippedColumns().forEach((c, why) -> named.add(c + " (" + why + ")"));
@@ -177,10 +178,11 @@ public final class JobPlan {
     OutputLocation output = outputLocation(l, path);
     ArchiveSpec archive =
         archived(l)
-            ? new ArchiveSpec(output, l.name(), tileFormat, l.minZoom(), l.maxZoom(), gcs)
+            ? new ArchiveSpec(output, l.name(), tileFormat, l.minZoom(), l.maxZoom(), stores)
             : null;
     PublishSpec publish =
-        publishSpec(l, archive == null ? output : archive.staging(), tileFormat, target, path, gcs);
+        publishSpec(
+            l, archive == null ? output : archive.staging(), tileFormat, target, path, stores);
     checkFormatRules(l, tileFormat, tms, target, path);
     checkContentKind(l, tileFormat, source, path);
     LayerTiling tiling = new LayerTiling(l.name(), tms, extents, l.minZoom(), l.maxZoom());
@@ -269,10 +271,9 @@ public final class JobPlan {
    * @throws UncheckedIOException when a source that was found cannot be read now: no fault of the
    *     job (exit 1, not 2)
    */
-  private static LayerSource source(
-      SourceFormat format, LayerSpec l, String path, GcsSettings gcs) {
+  private static LayerSource source(SourceFormat format, LayerSpec l, String path, Stores stores) {
     try {
-      return format.resolve(l.sourceUris(), l.sourceOptions(), gcs);
+      return format.resolve(l.sourceUris(), l.sourceOptions(), stores);
     } catch (SourceFieldException e) {
       // A database URL may hold a password.
       String value = e.field().equals("uri") ? PgConnections.mask(l.sourceUri()) : e.value();
@@ -456,12 +457,12 @@ public final class JobPlan {
       TileFormat format,
       CrsRef target,
       String path,
-      GcsSettings gcs) {
+      Stores stores) {
     if (location instanceof OutputLocation.PostGis && PostGisTileSink.srid(target) < 0) {
       throw new JobSpecException(
           path + ".targetCrs", l.targetCrs(), "a PostGIS output needs a CRS with an EPSG code");
     }
-    PublishSpec spec = new PublishSpec(location, format, target, gcs);
+    PublishSpec spec = new PublishSpec(location, format, target, stores);
     try {
       OutputChecks.check(spec);
     } catch (IllegalArgumentException e) {
