@@ -186,6 +186,7 @@ public final class Tilebeam {
     if (options.getRunner() == FlinkRunner.class) {
       flinkDefaults(args, options.as(FlinkPipelineOptions.class));
     }
+    WorkerJar.stageFor(args, options, WorkerJar.besideLauncher());
     if (options.getRunner() == DirectRunner.class) {
       DirectOptions direct = options.as(DirectOptions.class);
       if (!given(args, "enforceImmutability")) {

@@ -81,6 +81,40 @@ class FlinkSessionClusterIT {
     return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
   }
 
+  private static final Path WORKER_JAR = ROOT.resolve("pipeline/target/" + WorkerJar.NAME);
+
+  /**
+   * The jar the workers get holds no embedded-PostgreSQL binaries, no Flink runtime (the cluster
+   * has its own) and no native library of another system than Linux, and stays under 150 MB.
+   */
+  @Test
+  void theWorkerJarIsSlim() throws Exception {
+    long size = Files.size(WORKER_JAR);
+    assertTrue(size <= 150L << 20, "worker jar is " + size + " bytes");
+    try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(WORKER_JAR.toFile())) {
+      List<String> unwanted =
+          jar.stream()
+              .map(java.util.zip.ZipEntry::getName)
+              .filter(
+                  n ->
+                      n.startsWith("postgres-")
+                          || n.startsWith("org/apache/flink/")
+                          || n.endsWith(".dll")
+                          || n.endsWith(".dylib")
+                          || n.endsWith(".jnilib")
+                          || n.contains("/Mac/")
+                          || n.contains("/Windows/"))
+              .limit(20)
+              .toList();
+      assertEquals(List.of(), unwanted);
+      assertTrue(jar.getEntry("io/tilebeam/pipeline/graph/TilebeamGraph.class") != null);
+      assertTrue(
+          jar.getEntry("org/apache/beam/runners/flink/FlinkPipelineOptions.class") != null,
+          "Beam's Flink runner is tilebeam's, not the cluster's");
+    }
+    System.out.println("worker jar: " + size + " bytes");
+  }
+
   @Test
   void theSampleJobOnTheSessionClusterPublishesTheDirectRunnersTiles() throws Exception {
     Path direct = Files.createDirectories(dir.resolve("direct"));
@@ -102,6 +136,9 @@ class FlinkSessionClusterIT {
             log);
     assertTrue(run.waitFor(10, TimeUnit.MINUTES), "timed out: " + tail(log));
     assertEquals(0, run.exitValue(), tail(log));
+    assertTrue(
+        Files.readString(log).contains("staging " + WORKER_JAR + " to the workers"),
+        "the slim worker jar is what the cluster runs: " + tail(log));
     JsonNode report = new ObjectMapper().readTree(onCluster.resolve("report.json").toFile());
     assertEquals(EndToEndTest.SAMPLE_TILES, report.get("written").asInt(), report.toString());
 
