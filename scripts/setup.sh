@@ -6,7 +6,8 @@
 # cluster with initdb/pg_ctl as the postgres user, and Node.js with npm for the reference readers
 # and writers of the formats that have one in JavaScript (the npm packages `pmtiles`, `hyparquet`,
 # `hyparquet-writer` and DuckDB's `@duckdb/node-api`, whose Parquet writer makes the GeoParquet of
-# the reader tests, installed into $TILEBEAM_NPM, by default ~/.cache/tilebeam-npm, where the tests
+# the reader tests, and `playwright-core`, which drives Debian's Chromium for the map preview's
+# screenshot test, installed into $TILEBEAM_NPM, by default ~/.cache/tilebeam-npm, where the tests
 # find them).
 set -euo pipefail
 missing=()
@@ -20,6 +21,8 @@ command -v python3 >/dev/null || missing+=(python3)
 [[ -f /usr/share/postgresql/15/extension/postgis.control ]] || missing+=(postgresql-15-postgis-3)
 command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
+# The map preview's screenshot test drives Debian's headless Chromium through playwright-core.
+command -v chromium >/dev/null || missing+=(chromium)
 if ((${#missing[@]})); then
   sudo=""
   [[ $(id -u) -eq 0 ]] || sudo="sudo"
@@ -28,7 +31,8 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 npm_prefix="${TILEBEAM_NPM:-$HOME/.cache/tilebeam-npm}"
-npm_packages=(pmtiles@4.5.0 hyparquet@1.33.0 hyparquet-writer@0.17.0 @duckdb/node-api@1.5.6-r.1)
+npm_packages=(pmtiles@4.5.0 hyparquet@1.33.0 hyparquet-writer@0.17.0 @duckdb/node-api@1.5.6-r.1
+  playwright-core@1.65.2)
 for package in "${npm_packages[@]}"; do
   name="${package%@*}"  # the last @ splits off the version, so a scoped name keeps its own
   version="${package##*@}"

@@ -6,6 +6,8 @@ import io.tilebeam.io.ledger.RunLedger;
 import io.tilebeam.io.ledger.RunSettings;
 import io.tilebeam.pipeline.graph.TilebeamGraph;
 import io.tilebeam.pipeline.job.JobPlan;
+import io.tilebeam.pipeline.preview.PreviewFiles;
+import io.tilebeam.pipeline.preview.PreviewLayers;
 import io.tilebeam.transforms.crs.CrsResolver;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -72,6 +74,7 @@ final class RunCommand {
           runId, report.failed() > 0 ? "finished-with-failures" : "succeeded", report.toJson());
       out.println(report.summary());
       packed.forEach(p -> out.println(p.summary()));
+      previews(plan, out);
       if (options.reportFile() != null) {
         Files.writeString(Path.of(options.reportFile()), report.toJson() + "\n");
       }
@@ -90,6 +93,24 @@ final class RunCommand {
       ledger.end(runId, "failed", "{}");
       throw e;
     }
+  }
+
+  /**
+   * Writes the map preview of each local output directory that holds a layer it can show, and says
+   * how to look at it. A preview that cannot be written is said, not a failed run: the tiles are
+   * published.
+   */
+  private static void previews(JobPlan plan, PrintStream out) {
+    PreviewLayers.of(plan)
+        .forEach(
+            (dir, layers) -> {
+              try {
+                Path page = PreviewFiles.write(dir, layers);
+                out.println("preview: " + page + " (tilebeam serve --dir " + dir + ")");
+              } catch (IOException e) {
+                LOG.warn("could not write the preview in {}: {}", dir, e.getMessage());
+              }
+            });
   }
 
   /** How this run claims and commits: the run's id and the {@code --claim-*} and retry flags. */

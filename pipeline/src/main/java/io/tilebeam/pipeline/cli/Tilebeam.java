@@ -51,6 +51,9 @@ public final class Tilebeam {
 
   private static final Set<String> FLAGS =
       Set.of(
+          "--dir",
+          "--port",
+          "--host",
           "--job",
           "--ledger",
           "--report",
@@ -85,6 +88,7 @@ public final class Tilebeam {
           "  tilebeam status [--ledger JDBC_URL] [--job FILE]",
           "  tilebeam reap   [--ledger JDBC_URL] [--older-than DURATION] [--run RUN_ID] [--job FILE]",
           "  tilebeam verify --job FILE [--ledger JDBC_URL] [--repair]",
+          "  tilebeam serve  --dir OUTPUT_DIR [--port N (8080)] [--host H (127.0.0.1)]",
           "Without --ledger, the embedded PostgreSQL in ./.tilebeam/ is used (--home DIR moves it).",
           "Without --runner, run uses an embedded Flink ([local]) with one slot per core.",
           "Exit status: 0 all tiles written or skipped; 2 bad job or arguments; 3 tiles failed;"
@@ -114,6 +118,8 @@ public final class Tilebeam {
           return reap(a, out);
         case "verify":
           return verify(a, out);
+        case "serve":
+          return serve(a, out);
         case "help":
         case "--help":
           out.println(USAGE);
@@ -295,6 +301,32 @@ public final class Tilebeam {
     JobPlan plan = a.get("--job") == null ? null : resolve(a);
     Duration olderThan = duration(a, "--older-than", staleAfter(a));
     return ReapCommand.run(a.get("--ledger"), home(a), a.get("--run"), olderThan, plan, out);
+  }
+
+  private static int serve(Arguments a, PrintStream out) throws java.io.IOException {
+    noBeamOptions(a);
+    String dir = a.get("--dir");
+    if (dir == null) {
+      throw new UsageException("serve needs --dir, the output directory to serve");
+    }
+    long port = a.get("--port") == null ? ServeCommand.DEFAULT_PORT : nonNegativeLong(a, "--port");
+    if (port > 65535) {
+      throw new UsageException("--port " + port + ": not a port (0-65535)");
+    }
+    String host = a.get("--host") == null ? "127.0.0.1" : a.get("--host");
+    return ServeCommand.run(Path.of(dir), host, (int) port, out);
+  }
+
+  private static long nonNegativeLong(Arguments a, String flag) {
+    try {
+      long v = Long.parseLong(a.get(flag));
+      if (v >= 0) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // said below
+    }
+    throw new UsageException(flag + " " + a.get(flag) + ": not a whole number >= 0");
   }
 
   private static int verify(Arguments a, PrintStream out) throws java.io.IOException {

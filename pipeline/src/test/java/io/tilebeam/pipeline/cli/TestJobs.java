@@ -8,6 +8,7 @@ import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.sink.DeadLetters;
 import io.tilebeam.io.sink.LocalTileSink;
 import io.tilebeam.io.storage.Checksums;
+import io.tilebeam.pipeline.preview.PreviewFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -173,7 +174,7 @@ public final class TestJobs {
 
   /**
    * The published tile files below an output directory, by relative name, and their checksums: not
-   * hidden (temporary) files, not dead letters.
+   * hidden (temporary) files, not dead letters, not the map preview.
    */
   public static Map<String, String> publishedTiles(Path out) throws IOException {
     Map<String, String> files = new TreeMap<>();
@@ -181,7 +182,10 @@ public final class TestJobs {
       for (Path p : s.filter(Files::isRegularFile).toList()) {
         String name = out.relativize(p).toString();
         if (!p.getFileName().toString().startsWith(".")
-            && !name.startsWith(DeadLetters.FAILED_DIR)) {
+            && !name.startsWith(DeadLetters.FAILED_DIR)
+            && !name.equals(PreviewFiles.PAGE)
+            && !name.equals(PreviewFiles.CONFIG)
+            && !name.startsWith(PreviewFiles.ASSETS + "/")) {
           files.put(name, Checksums.of(p));
         }
       }
