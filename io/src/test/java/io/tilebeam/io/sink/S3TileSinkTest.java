@@ -343,6 +343,26 @@ class S3TileSinkTest {
         "uploaded in parts");
   }
 
+  /**
+   * What a pack killed during its upload in parts leaves: an unfinished upload, never an object;
+   * {@code reap} aborts it once it is older than its cut-off, not before.
+   */
+  @Test
+  void anUploadInPartsCutOffByAKillIsNeverVisibleAndReapAbortsIt() throws Exception {
+    String key = "out/land.pmtiles";
+    String upload = admin.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
+    admin.uploadPart(
+        b -> b.bucket(bucket).key(key).uploadId(upload).partNumber(1),
+        software.amazon.awssdk.core.sync.RequestBody.fromBytes(new byte[6 << 20]));
+    assertEquals(List.of(), keys(), "no object until the upload completes");
+    PublishSpec spec = spec("s3://" + bucket + "/out");
+    try (PublishedTiles published = new PublishedTiles()) {
+      assertEquals(0, published.abortOrphanUploads(spec, java.time.Instant.now().minusSeconds(60)));
+      assertEquals(1, published.abortOrphanUploads(spec, java.time.Instant.now().plusSeconds(60)));
+    }
+    assertEquals(List.of(), admin.listMultipartUploads(b -> b.bucket(bucket)).uploads(), "aborted");
+  }
+
   @Test
   void deadLettersAreMergedByConditionalWrites() throws Exception {
     PublishSpec spec = spec("s3://" + bucket + "/tiles");

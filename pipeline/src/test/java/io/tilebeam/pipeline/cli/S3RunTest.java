@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tilebeam.io.format.TileFormat;
+import io.tilebeam.io.source.Gdal;
+import io.tilebeam.io.source.NodeScripts;
 import io.tilebeam.io.storage.Checksums;
 import io.tilebeam.io.storage.S3FaultProxy;
 import io.tilebeam.io.storage.S3MockServer;
@@ -149,6 +151,73 @@ class S3RunTest {
     TestJobs.Result verify = TestJobs.execute("verify", "--job", job.toString(), "--home", home);
     assertEquals(ExitCode.OK, verify.code(), verify.out() + verify.err());
     assertTrue(verify.out().contains(clean.size() + " completed tiles"), verify.out());
+  }
+
+  /**
+   * One job whose layers read the sample as FlatGeobuf (ranged reads per tile), GeoJSONSeq and
+   * GeoParquet (row groups by range) objects publishes the tiles of the same job over local files,
+   * byte for byte.
+   */
+  @Test
+  void s3SourcesOfEveryFormatPublishTheTilesOfTheLocalFiles() throws Exception {
+    Path files = Files.createDirectories(dir.resolve("files"));
+    Path fgb = files.resolve("islands.fgb");
+    Path seq = files.resolve("islands.geojsonseq");
+    Path parquet = files.resolve("islands.parquet");
+    Gdal.ogr2ogr("-f", "FlatGeobuf", fgb.toString(), TestJobs.SAMPLE_SOURCE);
+    Gdal.ogr2ogr("-f", "GeoJSONSeq", seq.toString(), TestJobs.SAMPLE_SOURCE);
+    NodeScripts.run(
+        NodeScripts.class,
+        "write-geoparquet.mjs",
+        files,
+        TestJobs.SAMPLE_SOURCE,
+        parquet.toString(),
+        "4");
+    for (Path f : List.of(fgb, seq, parquet)) {
+      admin.putObject(
+          b -> b.bucket("sources").key("formats/" + f.getFileName()), RequestBody.fromFile(f));
+    }
+    String template =
+        "namespace: s3-formats\nlayers:\n"
+            + layer("fgb", "SRC/islands.fgb", "flatgeobuf", "")
+            + layer("seq", "SRC/islands.geojsonseq", "geojsonseq", "")
+            + layer("parquet", "SRC/islands.parquet", "geoparquet", ", idColumn: id");
+    Path local = Files.createDirectories(dir.resolve("local-formats"));
+    Path remote = Files.createDirectories(dir.resolve("s3-formats"));
+    Path localJob =
+        Files.writeString(
+            local.resolve("job.yaml"),
+            template.replace("SRC", files.toString()).replace("OUT", local + "/out"));
+    Path remoteJob =
+        Files.writeString(
+            remote.resolve("job.yaml"),
+            template.replace("SRC", "s3://sources/formats").replace("OUT", remote + "/out"));
+    TestJobs.runReporting(
+        local.resolve("r.json"), "--job", localJob.toString(), "--home", local + "/home");
+    int before = proxy.requests();
+    TestJobs.runReporting(
+        remote.resolve("r.json"), "--job", remoteJob.toString(), "--home", remote + "/home");
+    Map<String, String> tiles = TestJobs.publishedTiles(local.resolve("out"));
+    assertTrue(tiles.size() > 100, tiles.size() + " tiles");
+    assertEquals(tiles, TestJobs.publishedTiles(remote.resolve("out")));
+    long ranged =
+        proxy.requestLines().subList(before, proxy.requests()).stream()
+            .filter(l -> l.startsWith("GET /sources/formats/"))
+            .count();
+    assertTrue(ranged >= 3, "ranged reads of the objects: " + ranged);
+  }
+
+  private static String layer(String name, String uri, String format, String extra) {
+    return "  - name: "
+        + name
+        + "\n    source: {uri: "
+        + uri
+        + ", format: "
+        + format
+        + extra
+        + "}\n    extents: [{bbox: [-180, -85, 180, 85]}]\n"
+        + "    tileMatrixSet: WebMercatorQuad\n    zooms: [0, 3]\n    targetCrs: EPSG:3857\n"
+        + "    output: {uri: OUT, format: geojson}\n";
   }
 
   @Test
