@@ -154,16 +154,7 @@ public final class GcsTileSink implements TileSink {
         return new PublishResult(key, work, uri, checksum, featureCount, Outcome.UNCHANGED);
       }
       String attempt = UUID.randomUUID().toString();
-      Map<String, String> metadata =
-          Map.of(
-              WORK_KEY,
-              key.value(),
-              CHECKSUM,
-              checksum,
-              FEATURES,
-              Long.toString(featureCount),
-              ATTEMPT,
-              attempt);
+      Map<String, String> metadata = metadata(key, checksum, featureCount, attempt);
       BlobInfo temp =
           BlobInfo.newBuilder(BlobId.of(location.bucket(), tempName(target, attempt)))
               .setContentType(contentType())
@@ -186,6 +177,20 @@ public final class GcsTileSink implements TileSink {
       throw new TileDataException(
           "storage", uri + ": refused (" + e.getCode() + "): " + e.getMessage(), e);
     }
+  }
+
+  /** A final object's metadata, on GCS and S3 alike. */
+  static Map<String, String> metadata(
+      WorkKey key, String checksum, long featureCount, String attempt) {
+    return Map.of(
+        WORK_KEY,
+        key.value(),
+        CHECKSUM,
+        checksum,
+        FEATURES,
+        Long.toString(featureCount),
+        ATTEMPT,
+        attempt);
   }
 
   private String contentType() {

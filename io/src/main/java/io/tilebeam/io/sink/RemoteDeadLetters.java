@@ -66,19 +66,13 @@ final class RemoteDeadLetters {
             }
             continue; // replaced between the metadata read and the download: read again
           }
-          String text = new String(content, StandardCharsets.UTF_8);
-          for (String l : text.split("\n")) {
-            if (!l.isEmpty()) {
-              existing.add(l);
-            }
-          }
+          existing.addAll(records(content));
         }
         SortedSet<String> all = DeadLetterRecords.merge(existing, lines);
         if (current != null && all.equals(existing)) {
           return all.size(); // nothing new
         }
-        StringBuilder text = new StringBuilder();
-        all.forEach(l -> text.append(l).append('\n'));
+        String text = text(all);
         long generation = current == null ? 0L : current.getGeneration();
         try {
           retrier.call(
@@ -86,7 +80,7 @@ final class RemoteDeadLetters {
               () ->
                   storage.create(
                       BlobInfo.newBuilder(id).setContentType("application/x-ndjson").build(),
-                      text.toString().getBytes(StandardCharsets.UTF_8),
+                      text.getBytes(StandardCharsets.UTF_8),
                       BlobTargetOption.generationMatch(generation)));
           return all.size();
         } catch (StorageException e) {
@@ -116,24 +110,15 @@ final class RemoteDeadLetters {
     try (S3Objects s3 = S3Objects.open(spec.s3(), location.bucket())) {
       for (int conflicts = 0; ; conflicts++) {
         S3Objects.Read current = s3.read(key);
-        SortedSet<String> existing = new TreeSet<>();
-        if (current != null) {
-          for (String l : new String(current.bytes(), StandardCharsets.UTF_8).split("\n")) {
-            if (!l.isEmpty()) {
-              existing.add(l);
-            }
-          }
-        }
+        SortedSet<String> existing = current == null ? new TreeSet<>() : records(current.bytes());
         SortedSet<String> all = DeadLetterRecords.merge(existing, lines);
         if (current != null && all.equals(existing)) {
           return all.size(); // nothing new
         }
-        StringBuilder text = new StringBuilder();
-        all.forEach(l -> text.append(l).append('\n'));
         try {
           s3.put(
               key,
-              text.toString().getBytes(StandardCharsets.UTF_8),
+              text(all).getBytes(StandardCharsets.UTF_8),
               "application/x-ndjson",
               Map.of(),
               current == null ? null : current.etag());
@@ -176,6 +161,24 @@ final class RemoteDeadLetters {
     } catch (SQLException e) {
       throw new IOException("dead letters " + name + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The records of a dead-letter object: its non-empty lines. */
+  private static SortedSet<String> records(byte[] content) {
+    SortedSet<String> out = new TreeSet<>();
+    for (String l : new String(content, StandardCharsets.UTF_8).split("\n")) {
+      if (!l.isEmpty()) {
+        out.add(l);
+      }
+    }
+    return out;
+  }
+
+  /** A dead-letter object's text: one record a line. */
+  private static String text(SortedSet<String> records) {
+    StringBuilder text = new StringBuilder();
+    records.forEach(l -> text.append(l).append('\n'));
+    return text.toString();
   }
 
   /** The dead-letter table of a PostGIS output table. */

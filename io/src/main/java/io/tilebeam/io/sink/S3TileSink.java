@@ -92,16 +92,7 @@ public final class S3TileSink implements TileSink {
       }
       steps.reached(Step.LOOKED_UP);
       String attempt = UUID.randomUUID().toString();
-      Map<String, String> metadata =
-          Map.of(
-              GcsTileSink.WORK_KEY,
-              key.value(),
-              GcsTileSink.CHECKSUM,
-              checksum,
-              GcsTileSink.FEATURES,
-              Long.toString(featureCount),
-              GcsTileSink.ATTEMPT,
-              attempt);
+      Map<String, String> metadata = GcsTileSink.metadata(key, checksum, featureCount, attempt);
       Outcome outcome =
           S3Publish.write(
               s3,

@@ -279,7 +279,6 @@ public sealed interface SourceFile extends ByteRanges {
     if (uri.startsWith("s3://")) {
       return resolveS3(uri, stores.s3());
     }
-    GcsSettings gcs = stores.gcs();
     if (!uri.startsWith("gs://")) {
       Path p = Locations.localPath(uri).toAbsolutePath().normalize();
       if (Files.isDirectory(p)) {
@@ -303,6 +302,7 @@ public sealed interface SourceFile extends ByteRanges {
     }
     String bucket = rest.substring(0, slash);
     String object = rest.substring(slash + 1);
+    GcsSettings gcs = stores.gcs();
     Storage storage = gcs.open();
     try {
       Blob blob =

@@ -43,7 +43,9 @@ public final class S3FaultProxy implements AutoCloseable {
     /** Half the request body reaches the server, then both connections are reset. */
     CUT_BODY,
     /** One byte of the request body is changed on the way to the server. */
-    CORRUPT_BODY
+    CORRUPT_BODY,
+    /** 403 AccessDenied, before the server sees it: a refusal that no retry clears. */
+    FORBIDDEN
   }
 
   private record Armed(Predicate<String> matches, Fault fault) {}
@@ -187,7 +189,7 @@ public final class S3FaultProxy implements AutoCloseable {
       if (fault != null) {
         faults.incrementAndGet();
       }
-      if (fault == Fault.SLOW_DOWN || fault == Fault.TOO_MANY) {
+      if (fault == Fault.SLOW_DOWN || fault == Fault.TOO_MANY || fault == Fault.FORBIDDEN) {
         drain(in, length, expectContinue);
       }
       if (fault == Fault.SLOW_DOWN) {
@@ -196,6 +198,10 @@ public final class S3FaultProxy implements AutoCloseable {
       }
       if (fault == Fault.TOO_MANY) {
         answer(client, 429, "Too Many Requests", "TooManyRequests", "Too many requests.");
+        return;
+      }
+      if (fault == Fault.FORBIDDEN) {
+        answer(client, 403, "Forbidden", "AccessDenied", "Access Denied");
         return;
       }
       if (fault == Fault.RESET_BEFORE) {

@@ -294,6 +294,51 @@ class S3RunTest {
   }
 
   /**
+   * A tile the store refuses for good (403 AccessDenied on its PUT) fails alone: exit 3, a record
+   * in {@code _failed/<layer>/tiles.jsonl} says why, every other tile is published, and a rerun
+   * with {@code --retry-failed} publishes it.
+   */
+  @Test
+  void aTileRefusedForGoodFailsAloneWithARecordAndIsRetriedOnRequest() throws Exception {
+    createBucket("refused");
+    proxy.inject(r -> r.startsWith("PUT /refused/tiles/"), S3FaultProxy.Fault.FORBIDDEN);
+    Path job = TestJobs.sampleTo(Files.createDirectories(dir.resolve("r")), "s3://refused/tiles");
+    String home = dir.resolve("home").toString();
+    TestJobs.Result r =
+        TestJobs.execute(
+            "run", "--job", job.toString(), "--home", home, "--report", dir + "/r.json");
+    assertEquals(ExitCode.TILES_FAILED, r.code(), r.err());
+    JsonNode report =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("r.json").toFile());
+    assertEquals(1, report.get("failed").asInt());
+    assertEquals(EndToEndTest.SAMPLE_TILES - 1, report.get("written").asInt());
+    String records = "";
+    for (S3Object o :
+        admin
+            .listObjectsV2Paginator(b -> b.bucket("refused").prefix("tiles/_failed/"))
+            .contents()) {
+      if (o.key().endsWith("/tiles.jsonl")) {
+        records += new String(bytes("refused", o.key()), java.nio.charset.StandardCharsets.UTF_8);
+      }
+    }
+    assertTrue(records.contains("\"errorClass\":\"storage\""), records);
+    assertTrue(records.contains("403"), records);
+
+    JsonNode retried =
+        TestJobs.runReporting(
+            dir.resolve("again.json"), "--job", job.toString(), "--home", home, "--retry-failed");
+    assertEquals(1, retried.get("written").asInt());
+    Path clean = Files.createDirectories(dir.resolve("clean-refused"));
+    TestJobs.runReporting(
+        clean.resolve("r.json"),
+        "--job",
+        TestJobs.sample(clean).toString(),
+        "--home",
+        clean + "/h");
+    assertEquals(TestJobs.publishedTiles(clean.resolve("out")), objects("refused", "tiles"));
+  }
+
+  /**
    * Credentials the store refuses, or a store that cannot be reached, end the run with exit 1
    * within a minute, before any tile is claimed: the next run with good credentials claims every
    * tile. The secret is never printed.
