@@ -124,9 +124,9 @@ class BadJobTest {
         // an output location of a scheme this version cannot write
         Arguments.of(
             "      uri: OUT",
-            "      uri: s3://bucket/tiles",
+            "      uri: ftp://host/tiles",
             "layers[0].output.uri",
-            "'s3://bucket/tiles'"),
+            "'ftp://host/tiles'"),
         // an output directory that cannot be written: a regular file stands in its way
         Arguments.of(
             "      uri: OUT",

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.ledger.EmbeddedLedger;
-import io.tilebeam.io.storage.Checksums;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -16,7 +15,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,15 +71,9 @@ class EndToEndTest {
     return TestJobs.runReporting(dir.resolve("report.json"), args);
   }
 
+  /** Every published tile file (not the map preview written beside them). */
   private Map<String, String> published() throws IOException {
-    Map<String, String> files = new TreeMap<>();
-    Path out = dir.resolve("out");
-    try (Stream<Path> s = Files.walk(out)) {
-      for (Path p : s.filter(Files::isRegularFile).toList()) {
-        files.put(out.relativize(p).toString(), Checksums.of(p));
-      }
-    }
-    return files;
+    return TestJobs.publishedTiles(dir.resolve("out"));
   }
 
   private Map<String, String> ledgerRows() throws Exception {
