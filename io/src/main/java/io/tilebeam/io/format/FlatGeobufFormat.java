@@ -32,7 +32,7 @@ import org.wololo.flatgeobuf.generated.Header;
  * bytes are fixed. Columns are the sorted union of the tile's property names ({@link
  * PropertyColumns}).
  */
-public final class FlatGeobufFormat implements TileFormat {
+public final class FlatGeobufFormat implements VectorFormat {
 
   private static final short NODE_SIZE = 16;
 

@@ -22,7 +22,7 @@ import org.locationtech.jts.io.WKBReader;
  * RFC 7946 itself only knows CRS84. Written by hand so that the bytes are fixed: member order,
  * number form and features in the tile's order.
  */
-public final class GeoJsonFormat implements TileFormat {
+public final class GeoJsonFormat implements VectorFormat {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 

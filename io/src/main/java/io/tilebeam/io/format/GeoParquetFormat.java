@@ -32,7 +32,7 @@ import org.wololo.flatgeobuf.generated.ColumnType;
  * default), the geometry types and the tile's bbox. Uncompressed PLAIN pages: the same tile gives
  * the same bytes.
  */
-public final class GeoParquetFormat implements TileFormat {
+public final class GeoParquetFormat implements VectorFormat {
 
   private static final long serialVersionUID = 1L;
 

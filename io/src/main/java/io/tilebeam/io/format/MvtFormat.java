@@ -31,7 +31,7 @@ import org.locationtech.jts.io.WKBReader;
  * left out. A feature with nothing left on the grid (a polygon smaller than a grid unit) cannot be
  * written; the count returned with the bytes says how many were.
  */
-public final class MvtFormat implements TileFormat {
+public final class MvtFormat implements VectorFormat {
 
   /** The grid's size in units, the spec's usual value. */
   public static final int EXTENT = 4096;

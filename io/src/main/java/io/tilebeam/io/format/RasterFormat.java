@@ -5,9 +5,6 @@ import io.tilebeam.io.raster.GeoTiffEncoder;
 import io.tilebeam.io.raster.PngEncoder;
 import io.tilebeam.io.raster.RasterContent;
 import io.tilebeam.io.raster.SampleType;
-import io.tilebeam.transforms.crs.CrsRef;
-import io.tilebeam.transforms.reproject.RenderedTile;
-import io.tilebeam.transforms.reproject.TileContent;
 import java.io.IOException;
 
 /**
@@ -83,16 +80,8 @@ public final class RasterFormat implements TileFormat {
     return mediaType;
   }
 
-  @Override
-  public Encoded encode(RenderedTile tile, CrsRef crs) throws IOException {
-    throw new IOException(name + " encodes raster tiles, not features");
-  }
-
-  @Override
-  public Encoded encodeContent(TileContent tile, CrsRef crs) throws IOException {
-    if (!(tile instanceof RasterContent raster)) {
-      throw new IOException(name + " encodes raster tiles, not features");
-    }
+  /** The tile's bytes: the same pixels always give the same bytes. */
+  public Encoded encode(RasterContent raster) {
     byte[] bytes =
         switch (kind) {
           case GEOTIFF -> GeoTiffEncoder.encode(raster.pixels(), raster.where());
@@ -102,6 +91,12 @@ public final class RasterFormat implements TileFormat {
               PngEncoder.encode(ElevationEncoding.TERRAIN_RGB.encode(raster.pixels()));
         };
     return new Encoded(bytes, 1);
+  }
+
+  /** False: pixels always make a tile, even where they are all no data. */
+  @Override
+  public boolean emptyWithoutFeatures() {
+    return false;
   }
 
   /** One tile, once its bytes parse back whole. */

@@ -1,5 +1,6 @@
 package io.tilebeam.io.format;
 
+import io.tilebeam.io.raster.RasterContent;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.reproject.RenderedTile;
 import io.tilebeam.transforms.reproject.TileContent;
@@ -8,8 +9,11 @@ import java.io.Serializable;
 import java.util.List;
 import java.util.Locale;
 
-/** An output format for one tile: how it is encoded, and how a written file is checked. */
-public interface TileFormat extends Serializable {
+/**
+ * An output format for one tile: how it is encoded, and how a written file is checked. A format
+ * encodes one kind of content: features ({@link VectorFormat}) or pixels ({@link RasterFormat}).
+ */
+public sealed interface TileFormat extends Serializable permits VectorFormat, RasterFormat {
 
   /** The format name used in job specs, for example {@code geojson}. */
   String name();
@@ -21,21 +25,11 @@ public interface TileFormat extends Serializable {
   String mediaType();
 
   /**
-   * The simplification, in pixels, of a layer written in this format whose job sets none: 0 keeps
-   * every vertex (data formats do unless the job asks).
+   * Whether a tile of this format that holds no feature is nothing to serve (a vector tile), which
+   * an archive leaves out as tile servers answer such tiles with nothing; pixels always make a
+   * tile.
    */
-  default double defaultSimplifyPixels() {
-    return 0;
-  }
-
-  /**
-   * Whether rings that simplification leaves smaller than its tolerance are dropped when cut: true
-   * for a format that cannot draw them (a vector tile's grid unit), false where a small island
-   * stays a triangle.
-   */
-  default boolean dropsSpecks() {
-    return false;
-  }
+  boolean emptyWithoutFeatures();
 
   /** The tile matrix set tiles of this format must be cut in (its grid is the tile's), or null. */
   default String requiredTileMatrixSet() {
@@ -57,25 +51,22 @@ public interface TileFormat extends Serializable {
   record Encoded(byte[] bytes, long features) {}
 
   /**
-   * The tile's bytes. The same tile always gives the same bytes.
-   *
-   * @throws IOException when the content cannot be encoded
-   */
-  Encoded encode(RenderedTile tile, CrsRef crs) throws IOException;
-
-  /**
-   * The bytes of any tile's content, what the sinks call: a vector format encodes a {@link
-   * RenderedTile}'s features ({@link #encode(RenderedTile, CrsRef)}); a raster format overrides
-   * this for pixels. The planner pairs a layer's content with a format that encodes it.
+   * The bytes of any tile's content, what the sinks call, and the one place where the kind of
+   * content meets the kind of format: a {@link VectorFormat} encodes a {@link RenderedTile}'s
+   * features, a {@link RasterFormat} a {@link RasterContent}'s pixels. The planner pairs a layer's
+   * content with a format of its kind, so a mismatch here is a bug, reported as an error of the
+   * tile. The same tile always gives the same bytes.
    *
    * @throws IOException when the content cannot be encoded, or is not of this format's kind
    */
   default Encoded encodeContent(TileContent tile, CrsRef crs) throws IOException {
-    if (!(tile instanceof RenderedTile features)) {
-      throw new IOException(
-          name() + " encodes vector tiles, not " + tile.getClass().getSimpleName());
+    if (this instanceof VectorFormat vector && tile instanceof RenderedTile features) {
+      return vector.encode(features, crs);
     }
-    return encode(features, crs);
+    if (this instanceof RasterFormat raster && tile instanceof RasterContent pixels) {
+      return raster.encode(pixels);
+    }
+    throw new IOException(name() + " does not encode " + tile.getClass().getSimpleName());
   }
 
   /**

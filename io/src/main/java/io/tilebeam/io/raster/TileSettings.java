@@ -1,5 +1,10 @@
 package io.tilebeam.io.raster;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tilebeam.transforms.digest.CanonicalJson;
+
 /**
  * What a raster tile's pixels are made with, besides its place: all of it is in the tile's work
  * key.
@@ -30,5 +35,48 @@ public record TileSettings(
   @Override
   public int[] bands() {
     return bands.clone();
+  }
+
+  /**
+   * Every setting as canonical JSON, what the layer's work keys hold: bands 1-based, a missing
+   * no-data value left out (input) or {@code "none"} (output), NaN as the string {@code nan}.
+   */
+  public String keyJson() {
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    o.put("resampling", resampling.spelling());
+    o.put("tileSize", size);
+    ArrayNode b = o.putArray("bands");
+    for (int band : bands) {
+      b.add(band + 1);
+    }
+    if (nodataIn != null) {
+      number(o, "nodata", nodataIn);
+    }
+    o.put("dataType", type.spelling());
+    if (nodataOut == null) {
+      o.put("outputNodata", "none");
+    } else {
+      number(o, "outputNodata", nodataOut);
+    }
+    return CanonicalJson.write(o);
+  }
+
+  private static void number(ObjectNode o, String name, double value) {
+    if (Double.isNaN(value)) {
+      o.put(name, "nan");
+    } else {
+      o.put(name, value);
+    }
+  }
+
+  /** Equal when every setting is: a record would compare the band arrays by identity. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof TileSettings t && keyJson().equals(t.keyJson());
+  }
+
+  @Override
+  public int hashCode() {
+    return keyJson().hashCode();
   }
 }

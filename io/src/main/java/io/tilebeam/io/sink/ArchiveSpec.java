@@ -1,7 +1,6 @@
 package io.tilebeam.io.sink;
 
 import io.tilebeam.io.format.MvtFormat;
-import io.tilebeam.io.format.RasterFormat;
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.storage.GcsSettings;
 import io.tilebeam.io.storage.S3Settings;
@@ -121,6 +120,6 @@ public record ArchiveSpec(
    * feature (an archive leaves empty vector tiles out, as tile servers answer them with nothing).
    */
   boolean holds(long features) {
-    return tiles instanceof RasterFormat || features > 0;
+    return !tiles.emptyWithoutFeatures() || features > 0;
   }
 }

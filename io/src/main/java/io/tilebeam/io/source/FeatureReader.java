@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Reads the features of one layer's source, opened by {@link LayerSource#open} and kept for the
+ * Reads the features of one layer's source, opened by {@link FeatureSource#open} and kept for the
  * life of a reading DoFn (an open file's index pages, a database connection, serve every group).
  * Not thread-safe.
  */
@@ -16,7 +16,7 @@ public interface FeatureReader extends AutoCloseable {
 
   /**
    * Calls {@code action} for every usable feature of {@code split} (one of {@link
-   * LayerSource#splits}), {@code bad} for each one that cannot be used, in source order.
+   * FeatureSource#splits}), {@code bad} for each one that cannot be used, in source order.
    *
    * @throws IOException when the source cannot be read
    */
@@ -41,8 +41,8 @@ public interface FeatureReader extends AutoCloseable {
 
   /**
    * Calls {@code action} once for every usable feature whose box meets one of {@code boxes} (in the
-   * source CRS), {@code bad} for each one that cannot be used. Only an {@link LayerSource#indexed()
-   * indexed} source reads this way.
+   * source CRS), {@code bad} for each one that cannot be used. Only an {@link
+   * FeatureSource#indexed() indexed} source reads this way.
    *
    * @throws IOException when the file cannot be read
    * @throws SQLException when the query fails

@@ -37,7 +37,7 @@ final class FlatGeobufSourceFormat extends FileSourceFormat {
   /** A FlatGeobuf file found at planning. */
   record Resolved(
       SourceFile file, String idColumn, String identity, String declaredCrs, boolean indexed)
-      implements LayerSource {
+      implements FeatureSource {
 
     @Override
     public FeatureReader open(RetryPolicy retry) {

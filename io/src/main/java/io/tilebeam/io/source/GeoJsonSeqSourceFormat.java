@@ -25,7 +25,7 @@ final class GeoJsonSeqSourceFormat extends FileSourceFormat {
   }
 
   /** A GeoJSONSeq file found at planning. */
-  record Resolved(SourceFile file, JsonLimits limits, String identity) implements LayerSource {
+  record Resolved(SourceFile file, JsonLimits limits, String identity) implements FeatureSource {
 
     @Override
     public String declaredCrs() {

@@ -24,7 +24,7 @@ final class GeoJsonSourceFormat extends FileSourceFormat {
 
   /** A GeoJSON file found at planning. */
   record Resolved(SourceFile file, JsonLimits limits, String identity, String declaredCrs)
-      implements LayerSource {
+      implements FeatureSource {
 
     @Override
     public boolean indexed() {

@@ -61,7 +61,7 @@ final class GeoParquetSourceFormat extends FileSourceFormat {
       String declaredCrs,
       int rowGroups,
       java.util.LinkedHashMap<String, String> skippedColumns)
-      implements LayerSource {
+      implements FeatureSource {
 
     @Override
     public boolean indexed() {

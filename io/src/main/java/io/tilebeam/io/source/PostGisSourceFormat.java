@@ -54,7 +54,7 @@ final class PostGisSourceFormat extends SourceFormat {
   }
 
   /** A table or query resolved against its database at planning. */
-  record Resolved(PostGisSource table) implements LayerSource {
+  record Resolved(PostGisSource table) implements FeatureSource {
 
     @Override
     public String identity() {

@@ -201,7 +201,7 @@ public final class ReadFeatures
    *
    * @throws UncheckedIOException when the source cannot be sized
    */
-  private static List<SourceSplit> splitsOf(String layer, LayerSource source) {
+  private static List<SourceSplit> splitsOf(String layer, FeatureSource source) {
     try {
       return source.splits(layer);
     } catch (IOException e) {

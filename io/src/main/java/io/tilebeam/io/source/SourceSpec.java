@@ -12,7 +12,7 @@ import java.io.Serializable;
  * @param source the resolved source
  * @param cut how features are cut into pieces
  */
-public record SourceSpec(LayerSource source, CutSpec cut) implements Serializable {
+public record SourceSpec(FeatureSource source, CutSpec cut) implements Serializable {
 
   /** The source's CRS, east/north. */
   public CrsRef crs() {

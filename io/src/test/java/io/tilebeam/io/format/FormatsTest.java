@@ -64,7 +64,7 @@ class FormatsTest {
   @ParameterizedTest
   @ValueSource(strings = {"geojson", "flatgeobuf", "mvt"})
   void encodingIsDeterministicAndParsesBack(String name) throws Exception {
-    TileFormat format = TileFormat.named(name);
+    VectorFormat format = (VectorFormat) TileFormat.named(name);
     byte[] a = format.encode(tile(), CrsRef.of("EPSG:3857")).bytes();
     byte[] b = format.encode(tile(), CrsRef.of("EPSG:3857")).bytes();
     assertArrayEquals(a, b);
@@ -78,7 +78,7 @@ class FormatsTest {
     // scripts/setup.sh installs GDAL; outside CI a machine without it skips this check.
     Assumptions.assumeTrue(
         System.getenv("CI") != null || ogrinfoInstalled(), "ogrinfo is installed");
-    TileFormat format = TileFormat.named(name);
+    VectorFormat format = (VectorFormat) TileFormat.named(name);
     // z/x/y in the path: how GDAL's MVT driver knows where a single tile lies.
     Path file = dir.resolve("1/0/0." + format.extension());
     Files.createDirectories(file.getParent());

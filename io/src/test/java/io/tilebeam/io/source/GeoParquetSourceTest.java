@@ -45,9 +45,10 @@ class GeoParquetSourceTest {
     return out;
   }
 
-  private static LayerSource resolve(Path file, String idColumn) throws IOException {
+  private static FeatureSource resolve(Path file, String idColumn) throws IOException {
     SourceOptions options = new SourceOptions(idColumn, null, null, null, null, null, null);
-    return SourceFormats.named("geoparquet").orElseThrow().resolve(file.toString(), options, null);
+    return (FeatureSource)
+        SourceFormats.named("geoparquet").orElseThrow().resolve(file.toString(), options, null);
   }
 
   /** Features by id, each as hex WKB and properties. */
@@ -59,7 +60,7 @@ class GeoParquetSourceTest {
     return out;
   }
 
-  private static List<Feature> readAll(LayerSource source) throws Exception {
+  private static List<Feature> readAll(FeatureSource source) throws Exception {
     List<Feature> out = new ArrayList<>();
     try (FeatureReader reader = source.open(null)) {
       for (SourceSplit split : source.splits("islands")) {
@@ -71,7 +72,7 @@ class GeoParquetSourceTest {
 
   @Test
   void anIndependentWritersFileHoldsTheSameFeaturesAsItsGeoJson() throws Exception {
-    LayerSource source = resolve(write(SAMPLE, "islands.parquet", 5), "id");
+    FeatureSource source = resolve(write(SAMPLE, "islands.parquet", 5), "id");
     assertEquals("OGC:CRS84", source.declaredCrs(), "no crs member: CRS84");
     assertEquals(3, source.splits("islands").size(), "one split per row group (5 + 5 + 2)");
     List<Feature> geoJson = new ArrayList<>();
@@ -104,11 +105,14 @@ class GeoParquetSourceTest {
           Files.readAllBytes(file));
       io.tilebeam.io.storage.GcsSettings.closeQuietly(storage);
       SourceOptions options = new SourceOptions("id", null, null, null, null, null, null);
-      LayerSource remote =
-          SourceFormats.named("geoparquet")
-              .orElseThrow()
-              .resolve(
-                  "gs://data/islands.parquet", options, io.tilebeam.io.storage.Stores.of(settings));
+      FeatureSource remote =
+          (FeatureSource)
+              SourceFormats.named("geoparquet")
+                  .orElseThrow()
+                  .resolve(
+                      "gs://data/islands.parquet",
+                      options,
+                      io.tilebeam.io.storage.Stores.of(settings));
       assertTrue(remote.identity().startsWith("gcs:"), remote.identity());
       int before = server.requests().size();
       assertEquals(byId(readAll(resolve(file, "id"))), byId(readAll(remote)));
@@ -193,7 +197,7 @@ class GeoParquetSourceTest {
       }
     }
     Files.writeString(seq, text);
-    LayerSource source = resolve(write(seq, "grid.parquet", 500), "id");
+    FeatureSource source = resolve(write(seq, "grid.parquet", 500), "id");
     assertEquals(20, source.splits("grid").size());
 
     CutSpec spec =

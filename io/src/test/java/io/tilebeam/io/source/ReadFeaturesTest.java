@@ -61,13 +61,14 @@ public class ReadFeaturesTest {
   private SourceSpec source(String format, String fileName, String text) throws IOException {
     Path file = folder.getRoot().toPath().resolve(fileName);
     Files.writeString(file, text);
-    LayerSource resolved =
-        SourceFormats.named(format)
-            .orElseThrow()
-            .resolve(
-                file.toString(),
-                SourceOptions.NONE,
-                io.tilebeam.io.storage.Stores.of(GcsSettings.fromEnvironment()));
+    FeatureSource resolved =
+        (FeatureSource)
+            SourceFormats.named(format)
+                .orElseThrow()
+                .resolve(
+                    file.toString(),
+                    SourceOptions.NONE,
+                    io.tilebeam.io.storage.Stores.of(GcsSettings.fromEnvironment()));
     return new SourceSpec(resolved, CUT);
   }
 

@@ -100,12 +100,13 @@ class SourceFormatRegistryTest {
     Files.writeString(
         seq,
         "{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}\n");
-    LayerSource plain =
-        format("geojsonseq")
-            .resolve(
-                seq.toString(),
-                SourceOptions.NONE,
-                io.tilebeam.io.storage.Stores.of(GcsSettings.fromEnvironment()));
+    FeatureSource plain =
+        (FeatureSource)
+            format("geojsonseq")
+                .resolve(
+                    seq.toString(),
+                    SourceOptions.NONE,
+                    io.tilebeam.io.storage.Stores.of(GcsSettings.fromEnvironment()));
     LayerSource limited =
         format("geojsonseq")
             .resolve(
@@ -113,7 +114,7 @@ class SourceFormatRegistryTest {
                 new SourceOptions(
                     null, null, null, null, null, null, new JsonLimits(5000, 64, 1 << 20)),
                 io.tilebeam.io.storage.Stores.of(GcsSettings.fromEnvironment()));
-    LayerSource copy = SerializableUtils.clone(plain);
+    FeatureSource copy = SerializableUtils.clone(plain);
     assertEquals(plain.identity(), copy.identity());
     assertFalse(plain.indexed());
     assertEquals(1, copy.splits("layer").size());

@@ -34,7 +34,7 @@ final class RemoteWorkers {
     }
     for (int i = 0; i < plan.layers().size(); i++) {
       LayerPlan l = plan.layers().get(i);
-      for (SourceFile file : l.source().source().files()) {
+      for (SourceFile file : l.source().files()) {
         if (file instanceof SourceFile.Local local) {
           throw new UsageException(
               "--runner=DataflowRunner: layers["

@@ -12,6 +12,8 @@ import io.tilebeam.io.source.ReadFeatures;
 import io.tilebeam.io.source.SourceSpec;
 import io.tilebeam.pipeline.job.JobPlan;
 import io.tilebeam.pipeline.job.LayerPlan;
+import io.tilebeam.pipeline.job.RasterLayer;
+import io.tilebeam.pipeline.job.VectorLayer;
 import io.tilebeam.transforms.key.KeyWork;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
@@ -73,11 +75,11 @@ public final class TilebeamGraph {
       templates.put(l.name(), l.template());
       publishes.put(l.name(), l.publish());
       failureRecords.put(l.name(), failureRecords(l));
-      if (l.raster() != null) {
-        rasters.put(l.name(), l.raster());
-      } else {
-        sources.put(l.name(), l.source());
-        renders.put(l.name(), l.render());
+      if (l instanceof RasterLayer r) {
+        rasters.put(l.name(), r.raster());
+      } else if (l instanceof VectorLayer v) {
+        sources.put(l.name(), v.read());
+        renders.put(l.name(), v.render());
       }
     }
 

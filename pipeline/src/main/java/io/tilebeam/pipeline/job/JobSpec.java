@@ -40,8 +40,8 @@ public record JobSpec(String namespace, List<LayerSpec> layers) {
    *     else null
    * @param outputTiles the encoding of the tiles inside a {@code pmtiles} archive as the job gives
    *     it, else null (the default of the layer's kind)
-   * @param params the byte-changing parameters the job sets, as canonical JSON ({@code {}} when
-   *     none; the defaults are filled in at planning by {@link LayerParams})
+   * @param params the byte-changing parameters the job sets, of the layer's kind: {@link
+   *     VectorParams} or {@link RasterParams} (the defaults are filled in at planning)
    */
   public record LayerSpec(
       String name,
@@ -59,7 +59,7 @@ public record JobSpec(String namespace, List<LayerSpec> layers) {
       String outputFormat,
       String outputTable,
       String outputTiles,
-      String params) {
+      LayerParams params) {
 
     /** Copies the extent list. */
     public LayerSpec {

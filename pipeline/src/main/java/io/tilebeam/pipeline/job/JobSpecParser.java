@@ -3,7 +3,6 @@ package io.tilebeam.pipeline.job;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.sink.ArchiveSpec;
@@ -14,7 +13,6 @@ import io.tilebeam.io.source.SourceFormats;
 import io.tilebeam.io.source.SourceOptions;
 import io.tilebeam.pipeline.job.JobSpec.ExtentSpec;
 import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
-import io.tilebeam.transforms.digest.CanonicalJson;
 import io.tilebeam.transforms.key.TileWork;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
@@ -215,8 +213,8 @@ public final class JobSpecParser {
         optionalText(output, "table", path + ".output.table"),
         outputTiles,
         sourceFormat.raster()
-            ? RasterParamsParser.check(node.get("params"), path + ".params")
-            : params(node.get("params"), path + ".params"));
+            ? RasterParamsParser.parse(node.get("params"), path + ".params")
+            : VectorParamsParser.parse(node.get("params"), path + ".params"));
   }
 
   /**
@@ -412,33 +410,6 @@ public final class JobSpecParser {
       }
     }
     return node;
-  }
-
-  private static String params(JsonNode given, String path) {
-    JsonNode node = paramsMapping(given, path, PARAMS, "parameter");
-    if (node == null) {
-      return "{}";
-    }
-    JsonNode buffer = node.get("bufferPixels");
-    if (buffer != null
-        && (!buffer.isNumber() || buffer.doubleValue() < 0 || buffer.doubleValue() > 256)) {
-      throw new JobSpecException(path + ".bufferPixels", buffer, "must be a number in [0, 256]");
-    }
-    JsonNode simplify = node.get("simplifyPixels");
-    if (simplify != null
-        && (!simplify.isNumber() || simplify.doubleValue() < 0 || simplify.doubleValue() > 256)) {
-      throw new JobSpecException(
-          path + ".simplifyPixels", simplify, "must be a number in [0, 256]");
-    }
-    JsonNode precision = node.get("precision");
-    if (precision != null
-        && (!precision.isIntegralNumber()
-            || precision.intValue() < 0
-            || precision.intValue() > 12)) {
-      throw new JobSpecException(
-          path + ".precision", precision, "must be a whole number in [0, 12]");
-    }
-    return CanonicalJson.write((ObjectNode) node);
   }
 
   private static String choice(JsonNode node, String field, String path, Set<String> known) {

@@ -1,41 +1,44 @@
 package io.tilebeam.pipeline.job;
 
-import io.tilebeam.io.raster.RasterSpec;
 import io.tilebeam.io.sink.ArchiveSpec;
 import io.tilebeam.io.sink.PublishSpec;
-import io.tilebeam.io.source.SourceSpec;
+import io.tilebeam.io.source.LayerSource;
 import io.tilebeam.transforms.key.TileWork;
-import io.tilebeam.transforms.reproject.RenderSpec;
 import io.tilebeam.transforms.tiling.LayerCover;
 import io.tilebeam.transforms.tiling.LayerTiling;
 import java.io.Serializable;
 
 /**
- * One layer resolved for running: what each stage of the graph needs of it.
- *
- * @param tiling PlanTiles: matrix set, extents, zooms
- * @param cover the layer's tiles, computed once at planning: counted, looked up and planned
- * @param template KeyWork: the layer's work with a placeholder tile
- * @param source ReadFeatures: where and how to read
- * @param render ReprojectTiles: CRSs, buffer, precision
- * @param publish PublishTiles: output location and format
- * @param raster RenderRasters: how a raster layer's tiles are made; null for a vector layer
- * @param archive the pack stage: the PMTiles archive the layer's tiles are packed into (and {@code
- *     publish} is then its staging area); null for a layer published tile by tile
+ * One layer resolved for running: what each stage of the graph needs of it. A layer is of one of
+ * two kinds, decided by its source: a {@link VectorLayer} of features (read, cut, reprojected), or
+ * a {@link RasterLayer} of pixels (read by windows and resampled). Both are planned, keyed, claimed
+ * and published alike.
  */
-public record LayerPlan(
-    LayerTiling tiling,
-    LayerCover cover,
-    TileWork template,
-    SourceSpec source,
-    RenderSpec render,
-    PublishSpec publish,
-    RasterSpec raster,
-    ArchiveSpec archive)
-    implements Serializable {
+public sealed interface LayerPlan extends Serializable permits VectorLayer, RasterLayer {
+
+  /** PlanTiles: matrix set, extents, zooms. */
+  LayerTiling tiling();
+
+  /** The layer's tiles, computed once at planning: counted, looked up and planned. */
+  LayerCover cover();
+
+  /** KeyWork: the layer's work with a placeholder tile. */
+  TileWork template();
+
+  /** The source as its format resolved it. */
+  LayerSource source();
+
+  /** PublishTiles: output location and format (for an archived layer, its staging area). */
+  PublishSpec publish();
+
+  /**
+   * The pack stage: the PMTiles archive the layer's tiles are packed into, or null for a layer
+   * published tile by tile.
+   */
+  ArchiveSpec archive();
 
   /** The layer's name. */
-  public String name() {
-    return tiling.layer();
+  default String name() {
+    return tiling().layer();
   }
 }

@@ -1,18 +1,16 @@
 package io.tilebeam.pipeline.job;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.io.raster.Resampling;
 import io.tilebeam.io.raster.SampleType;
+import io.tilebeam.io.raster.TileSettings;
 import io.tilebeam.io.source.RasterSource;
-import io.tilebeam.transforms.digest.CanonicalJson;
-import java.util.Locale;
+import java.util.Arrays;
 
 /**
- * A raster layer's parameters with the defaults filled in from its source: read once at planning,
- * kept as values for RenderRasters and as the canonical JSON that enters the layer's work keys, so
- * that changing any of them (the resampling, a no-data value, the bands, the type, the tile size)
- * re-keys every tile of the layer.
+ * A raster layer's parameters as its job gives them, each null when not given. {@link #settings}
+ * fills in the defaults from the source into the {@link TileSettings} RenderRasters uses and the
+ * keys hold, so that changing any of them (the resampling, a no-data value, the bands, the type,
+ * the tile size) re-keys every tile of the layer.
  *
  * <p>Defaults: {@code nearest}; 256 pixels; every band; the source's no-data value and sample type;
  * as output no-data the input's when the output type holds it, else 0 for unsigned types, -32768
@@ -23,141 +21,119 @@ import java.util.Locale;
  *
  * @param resampling how pixels are computed
  * @param tileSize pixels a tile side
- * @param bands the source bands, 0-based
- * @param nodataIn source samples that count as no data, or null
- * @param type the output sample type
- * @param nodataOut the output no-data value, or null for none (coverage alone)
- * @param json all of them as canonical JSON
+ * @param bands the source bands, 1-based as the job numbers them
+ * @param nodata source samples that count as no data (overrides the source's)
+ * @param outputNodata the output no-data value
+ * @param dataType the output sample type
  */
-record RasterParams(
+public record RasterParams(
     Resampling resampling,
-    int tileSize,
+    Integer tileSize,
     int[] bands,
-    Double nodataIn,
-    SampleType type,
-    Double nodataOut,
-    String json) {
+    Double nodata,
+    Double outputNodata,
+    SampleType dataType)
+    implements LayerParams {
+
+  /** A job that gives no parameters. */
+  public static final RasterParams NONE = new RasterParams(null, null, null, null, null, null);
 
   /** The tile side in pixels when the job sets none: the matrix sets' usual 256. */
   static final int DEFAULT_TILE_SIZE = 256;
 
+  /** Copies the bands. */
+  public RasterParams {
+    bands = bands == null ? null : bands.clone();
+  }
+
+  /** The bands, 1-based (a copy), or null. */
+  @Override
+  public int[] bands() {
+    return bands == null ? null : bands.clone();
+  }
+
   /**
-   * The job's parameters ({@code params}, checked in form by {@link RasterParamsParser}) against
-   * {@code source}.
+   * The settings of the layer's tiles: these parameters against {@code source}, defaults filled in.
    *
-   * @throws JobSpecException naming the parameter the source cannot meet
+   * @throws JobSpecException naming the parameter the source cannot meet ({@code path} is the
+   *     layer's)
    */
-  static RasterParams of(String params, RasterSource source, String path) {
-    ObjectNode p = (ObjectNode) CanonicalJson.parse(params);
-    Resampling resampling =
-        p.has("resampling")
-            ? Resampling.named(p.get("resampling").asText()).orElseThrow()
-            : Resampling.NEAREST;
-    int size = p.has("tileSize") ? p.get("tileSize").intValue() : DEFAULT_TILE_SIZE;
-    int[] bands;
-    if (p.has("bands")) {
-      bands = new int[p.get("bands").size()];
-      for (int i = 0; i < bands.length; i++) {
-        int band = p.get("bands").get(i).intValue();
-        if (band > source.bands()) {
-          throw new JobSpecException(
-              path + ".params.bands",
-              p.get("bands"),
-              "band " + band + " does not exist: the source has " + source.bands());
-        }
-        bands[i] = band - 1;
-      }
-    } else {
-      bands = new int[source.bands()];
-      for (int i = 0; i < bands.length; i++) {
-        bands[i] = i;
-      }
-    }
-    Double nodataIn =
-        p.has("nodata") ? Double.valueOf(p.get("nodata").doubleValue()) : source.nodata();
-    SampleType type =
-        p.has("dataType")
-            ? SampleType.valueOf(p.get("dataType").asText().toUpperCase(Locale.ROOT))
-            : source.type();
-    Double nodataOut;
-    if (p.has("outputNodata")) {
-      nodataOut = p.get("outputNodata").doubleValue();
-      if (!type.holds(nodataOut)) {
+  TileSettings settings(RasterSource source, String path) {
+    int[] zeroBased = new int[bands == null ? source.bands() : bands.length];
+    for (int i = 0; i < zeroBased.length; i++) {
+      int band = bands == null ? i + 1 : bands[i];
+      if (band > source.bands()) {
         throw new JobSpecException(
-            path + ".params.outputNodata",
-            p.get("outputNodata"),
-            "is not a value " + type.spelling() + " samples hold");
+            path + ".params.bands",
+            Arrays.toString(bands),
+            "band " + band + " does not exist: the source has " + source.bands());
       }
-    } else if (nodataIn != null && type.holds(nodataIn)) {
-      nodataOut = nodataIn;
-    } else if (nodataIn == null && type.integral()) {
-      nodataOut = null;
-    } else {
-      nodataOut =
-          switch (type) {
-            case INT16 -> (double) Short.MIN_VALUE;
-            case FLOAT32 -> Double.NaN;
-            default -> 0.0;
-          };
+      zeroBased[i] = band - 1;
     }
-    return new RasterParams(
-        resampling,
-        size,
-        bands,
+    Double nodataIn = nodata != null ? nodata : source.nodata();
+    SampleType type = dataType != null ? dataType : source.type();
+    if (outputNodata != null && !type.holds(outputNodata)) {
+      throw new JobSpecException(
+          path + ".params.outputNodata",
+          outputNodata,
+          "is not a value " + type.spelling() + " samples hold");
+    }
+    return new TileSettings(
+        tileSize != null ? tileSize : DEFAULT_TILE_SIZE,
+        zeroBased,
+        resampling != null ? resampling : Resampling.NEAREST,
         nodataIn,
         type,
-        nodataOut,
-        json(resampling, size, bands, nodataIn, type, nodataOut));
+        outputNodata != null ? outputNodata : defaultOutputNodata(nodataIn, type));
   }
 
-  /** Every parameter, defaults included, as the key holds them; NaN as the string {@code nan}. */
-  private static String json(
-      Resampling resampling,
-      int size,
-      int[] bands,
-      Double nodataIn,
-      SampleType type,
-      Double nodataOut) {
-    ObjectNode o = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-    o.put("resampling", resampling.spelling());
-    o.put("tileSize", size);
-    ArrayNode b = o.putArray("bands");
-    for (int band : bands) {
-      b.add(band + 1);
+  /** The output's no-data value when the job gives none (see the class comment). */
+  private static Double defaultOutputNodata(Double nodataIn, SampleType type) {
+    if (nodataIn != null && type.holds(nodataIn)) {
+      return nodataIn;
     }
-    if (nodataIn != null) {
-      number(o, "nodata", nodataIn);
+    if (nodataIn == null && type.integral()) {
+      return null;
     }
-    o.put("dataType", type.spelling());
-    if (nodataOut == null) {
-      o.put("outputNodata", "none");
-    } else {
-      number(o, "outputNodata", nodataOut);
-    }
-    return CanonicalJson.write(o);
+    return switch (type) {
+      case INT16 -> (double) Short.MIN_VALUE;
+      case FLOAT32 -> Double.NaN;
+      default -> 0.0;
+    };
   }
 
-  private static void number(ObjectNode o, String name, double value) {
-    if (Double.isNaN(value)) {
-      o.put(name, "nan");
-    } else {
-      o.put(name, value);
-    }
-  }
-
-  /** Equal when their key JSON is: a record would compare the band array by identity. */
+  /** Equal when every parameter is: a record would compare the band arrays by identity. */
   @Override
   public boolean equals(Object o) {
-    return o instanceof RasterParams r && json.equals(r.json);
+    return o instanceof RasterParams r
+        && java.util.Objects.equals(resampling, r.resampling)
+        && java.util.Objects.equals(tileSize, r.tileSize)
+        && Arrays.equals(bands, r.bands)
+        && java.util.Objects.equals(nodata, r.nodata)
+        && java.util.Objects.equals(outputNodata, r.outputNodata)
+        && java.util.Objects.equals(dataType, r.dataType);
   }
 
   @Override
   public int hashCode() {
-    return json.hashCode();
+    return java.util.Objects.hash(
+        resampling, tileSize, Arrays.hashCode(bands), nodata, outputNodata, dataType);
   }
 
   @Override
   public String toString() {
-    return "RasterParams" + json;
+    return "RasterParams[resampling="
+        + resampling
+        + ", tileSize="
+        + tileSize
+        + ", bands="
+        + Arrays.toString(bands)
+        + ", nodata="
+        + nodata
+        + ", outputNodata="
+        + outputNodata
+        + ", dataType="
+        + dataType
+        + "]";
   }
 }

@@ -1,10 +1,8 @@
 package io.tilebeam.pipeline.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.io.raster.Resampling;
 import io.tilebeam.io.raster.SampleType;
-import io.tilebeam.transforms.digest.CanonicalJson;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -12,7 +10,7 @@ import java.util.Locale;
  * The form of a raster layer's {@code params}: {@code resampling} (GDAL's names), {@code tileSize}
  * (pixels a side), {@code bands} (1-based), {@code nodata} (overrides the source's), {@code
  * outputNodata} and {@code dataType}. What they must be against the source (a band that exists, a
- * value the type holds) is checked at planning by {@link RasterParams}.
+ * value the type holds) is checked at planning by {@link RasterParams#settings}.
  */
 final class RasterParamsParser {
 
@@ -24,71 +22,94 @@ final class RasterParamsParser {
   private RasterParamsParser() {}
 
   /**
-   * The parameters as canonical JSON ({@code {}} when there are none).
+   * The parameters the job gives ({@link RasterParams#NONE} when there are none).
    *
    * @throws JobSpecException naming the parameter that cannot be used
    */
-  static String check(JsonNode given, String path) {
+  static RasterParams parse(JsonNode given, String path) {
     JsonNode node =
         JobSpecParser.paramsMapping(given, path, JobSpecParser.RASTER_PARAMS, "raster parameter");
     if (node == null) {
-      return "{}";
+      return RasterParams.NONE;
     }
-    ObjectNode out = ((ObjectNode) node).deepCopy();
-    JsonNode resampling = node.get("resampling");
-    if (resampling != null) {
-      if (!resampling.isTextual() || Resampling.named(resampling.asText()).isEmpty()) {
-        throw new JobSpecException(
-            path + ".resampling",
-            resampling,
-            "unknown resampling (known: " + Resampling.names() + ", and GDAL's near)");
-      }
-      // One spelling in the key: "near" and "nearest" are the same work.
-      out.put("resampling", Resampling.named(resampling.asText()).orElseThrow().spelling());
+    return new RasterParams(
+        resampling(node.get("resampling"), path + ".resampling"),
+        tileSize(node.get("tileSize"), path + ".tileSize"),
+        bands(node.get("bands"), path + ".bands"),
+        number(node.get("nodata"), path + ".nodata"),
+        number(node.get("outputNodata"), path + ".outputNodata"),
+        dataType(node.get("dataType"), path + ".dataType"));
+  }
+
+  /** GDAL's names, "near" and "nearest" alike. */
+  private static Resampling resampling(JsonNode v, String path) {
+    if (v == null) {
+      return null;
     }
-    JsonNode size = node.get("tileSize");
-    if (size != null
-        && (!size.isIntegralNumber()
-            || size.intValue() < MIN_TILE_SIZE
-            || size.intValue() > MAX_TILE_SIZE)) {
+    if (!v.isTextual() || Resampling.named(v.asText()).isEmpty()) {
       throw new JobSpecException(
-          path + ".tileSize",
-          size,
+          path, v, "unknown resampling (known: " + Resampling.names() + ", and GDAL's near)");
+    }
+    return Resampling.named(v.asText()).orElseThrow();
+  }
+
+  private static Integer tileSize(JsonNode v, String path) {
+    if (v == null) {
+      return null;
+    }
+    if (!v.isIntegralNumber() || v.intValue() < MIN_TILE_SIZE || v.intValue() > MAX_TILE_SIZE) {
+      throw new JobSpecException(
+          path,
+          v,
           "must be a whole number of pixels in [" + MIN_TILE_SIZE + ", " + MAX_TILE_SIZE + "]");
     }
-    JsonNode bands = node.get("bands");
-    if (bands != null) {
-      boolean ok = bands.isArray() && bands.size() > 0;
-      for (JsonNode b : bands) {
-        ok &= b.isIntegralNumber() && b.intValue() >= 1;
-      }
-      if (!ok) {
-        throw new JobSpecException(
-            path + ".bands", bands, "must be a list of band numbers, from 1");
-      }
+    return v.intValue();
+  }
+
+  /** Band numbers from 1, at least one. */
+  private static int[] bands(JsonNode v, String path) {
+    if (v == null) {
+      return null;
     }
-    for (String value : new String[] {"nodata", "outputNodata"}) {
-      JsonNode v = node.get(value);
-      if (v != null && !v.isNumber()) {
-        throw new JobSpecException(path + "." + value, v, "must be a number");
-      }
+    boolean ok = v.isArray() && v.size() > 0;
+    for (JsonNode b : v) {
+      ok &= b.isIntegralNumber() && b.intValue() >= 1;
     }
-    JsonNode type = node.get("dataType");
-    if (type != null) {
-      boolean known =
-          type.isTextual()
-              && Arrays.stream(SampleType.values())
-                  .anyMatch(t -> t.spelling().equals(type.asText().toLowerCase(Locale.ROOT)));
-      if (!known) {
-        throw new JobSpecException(
-            path + ".dataType",
-            type,
-            "unknown data type (known: "
-                + Arrays.stream(SampleType.values()).map(SampleType::spelling).toList()
-                + ")");
-      }
-      out.put("dataType", type.asText().toLowerCase(Locale.ROOT));
+    if (!ok) {
+      throw new JobSpecException(path, v, "must be a list of band numbers, from 1");
     }
-    return CanonicalJson.write(out);
+    int[] out = new int[v.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = v.get(i).intValue();
+    }
+    return out;
+  }
+
+  private static Double number(JsonNode v, String path) {
+    if (v == null) {
+      return null;
+    }
+    if (!v.isNumber()) {
+      throw new JobSpecException(path, v, "must be a number");
+    }
+    return v.doubleValue();
+  }
+
+  private static SampleType dataType(JsonNode v, String path) {
+    if (v == null) {
+      return null;
+    }
+    String spelled = v.isTextual() ? v.asText().toLowerCase(Locale.ROOT) : null;
+    return Arrays.stream(SampleType.values())
+        .filter(t -> t.spelling().equals(spelled))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new JobSpecException(
+                    path,
+                    v,
+                    "unknown data type (known: "
+                        + Arrays.stream(SampleType.values()).map(SampleType::spelling).toList()
+                        + ")"));
   }
 }

@@ -1,7 +1,6 @@
 package io.tilebeam.pipeline.job;
 
 import io.tilebeam.io.format.RasterFormat;
-import io.tilebeam.io.format.TileFormat;
 import io.tilebeam.io.raster.RasterSpec;
 import io.tilebeam.io.raster.TileSettings;
 import io.tilebeam.io.source.RasterSource;
@@ -28,15 +27,15 @@ final class RasterPlans {
       CrsRef target,
       CrsRef sourceCrs,
       RasterSource source,
-      TileFormat format,
-      RasterParams params) {
+      RasterFormat format,
+      TileSettings settings) {
     if (!target.identity().equals(tms.crs().identity())) {
       throw new JobSpecException(
           path + ".targetCrs",
           l.targetCrs(),
           "raster tiles take their tile matrix set's grid and CRS (" + tms.crs().identity() + ")");
     }
-    String refused = ((RasterFormat) format).refuses(params.bands().length, params.type());
+    String refused = format.refuses(settings.bands().length, settings.type());
     if (refused != null) {
       throw new JobSpecException(
           path + ".output.format",
@@ -49,18 +48,7 @@ final class RasterPlans {
           path + ".targetCrs", l.targetCrs(), "geotiff output needs a CRS with an EPSG code");
     }
     return new RasterSpec(
-        List.copyOf(source.files()),
-        sourceCrs,
-        tms,
-        new TileSettings(
-            params.tileSize(),
-            params.bands(),
-            params.resampling(),
-            params.nodataIn(),
-            params.type(),
-            params.nodataOut()),
-        epsg,
-        CrsFacts.angular(target));
+        List.copyOf(source.files()), sourceCrs, tms, settings, epsg, CrsFacts.angular(target));
   }
 
   /** The EPSG code of a CRS known as {@code EPSG:n}, else 0. */
