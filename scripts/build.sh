@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jar=pipeline/target/tilebeam.jar
-if [[ -f "$jar" && -z "$(find pom.xml transforms io pipeline -newer "$jar" -type f \
+if [[ -f "$jar" && -z "$(find pom.xml codecs transforms io pipeline -newer "$jar" -type f \
       \( -name '*.java' -o -name 'pom.xml' -o -path '*/src/main/resources/*' \) \
       -not -path '*/target/*' -print -quit)" ]]; then
   exit 0

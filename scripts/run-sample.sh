@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Quickstart: builds tilebeam and runs the sample job on the DirectRunner with the embedded ledger
-# (kept in ./.tilebeam/), publishing tiles under ./out/. Run it twice: the second run skips every
-# tile because the ledger says it is completed. Extra arguments go to `tilebeam run`.
+# Quickstart: builds tilebeam and runs the sample job on the default runner (an embedded Flink) with
+# the embedded ledger (kept in ./.tilebeam/), publishing tiles under ./out/. Run it twice: the
+# second run skips every tile because the ledger says it is completed. Extra arguments go to
+# `tilebeam run` (--runner=DirectRunner, for one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh

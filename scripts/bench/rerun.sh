@@ -38,9 +38,9 @@ run() {
   echo "$end - $start" | bc
 }
 # The first run creates 100,435 files. What that costs depends on the file system more than on
-# tilebeam: on this machine's ext4 (no journal) a file created in a block group where many files
-# were deleted in the last minutes costs 0.5-0.8 ms of kernel time (find_inode_bit skips recently
-# deleted inodes), elsewhere 20 us. Print it, so the first run's figure can be read.
+# tilebeam: on ext4 without a journal, a file created in a block group where many files were
+# deleted in the last minutes costs far more kernel time (find_inode_bit skips recently deleted
+# inodes) than elsewhere. Print it, so the first run's figure can be read.
 python3 - "$work" <<'PY' >&2
 import os, sys, time
 d = os.path.join(sys.argv[1], "create-probe")

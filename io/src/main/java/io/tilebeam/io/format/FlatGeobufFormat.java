@@ -282,8 +282,8 @@ public final class FlatGeobufFormat implements VectorFormat {
   /**
    * The items in the order of FlatGeobuf's {@code PackedRTree.hilbertSort}: by the Hilbert value of
    * each box's centre, ties in their present order. That method computes both values again in every
-   * comparison, which took most of encoding a tile of ten thousand features; here each value is
-   * computed once, and a stable sort by the same key gives the same order, so the same bytes.
+   * comparison, quadratic work in a tile of many features; here each value is computed once, and a
+   * stable sort by the same key gives the same order, so the same bytes.
    */
   static List<PackedRTree.FeatureItem> hilbertSorted(
       List<PackedRTree.FeatureItem> items, NodeItem bounds) {

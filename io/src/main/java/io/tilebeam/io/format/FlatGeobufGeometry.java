@@ -11,9 +11,9 @@ import org.wololo.flatgeobuf.generated.GeometryType;
 /**
  * Writes a 2D WKB geometry straight into a FlatGeobuf {@code Geometry} table, without making JTS
  * objects of it: parsing each rendered feature's WKB back into JTS only to hand it to the
- * flatgeobuf library was a third of encoding a tile. The table is built with the same builder calls
- * in the same order as the library's {@code GeometryConversions.serialize} of that geometry, so the
- * bytes are the same (a test compares both on every geometry type).
+ * flatgeobuf library would build every geometry twice. The table is built with the same builder
+ * calls in the same order as the library's {@code GeometryConversions.serialize} of that geometry,
+ * so the bytes are the same (a test compares both on every geometry type).
  *
  * <p>The layout it reproduces: all positions of a part in one {@code xy} vector; ring ends for
  * every polygon (a single ring's too), line ends for a multi-line of two lines or more; a

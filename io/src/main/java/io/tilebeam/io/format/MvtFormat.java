@@ -1,6 +1,8 @@
 package io.tilebeam.io.format;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tilebeam.codec.mvt.MvtGeometry;
+import io.tilebeam.codec.mvt.Protobuf;
 import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.digest.CanonicalJson;

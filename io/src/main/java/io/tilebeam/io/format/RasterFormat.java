@@ -1,10 +1,10 @@
 package io.tilebeam.io.format;
 
-import io.tilebeam.io.raster.ElevationEncoding;
-import io.tilebeam.io.raster.GeoTiffEncoder;
-import io.tilebeam.io.raster.PngEncoder;
-import io.tilebeam.io.raster.RasterContent;
-import io.tilebeam.io.raster.SampleType;
+import io.tilebeam.codec.pixels.SampleType;
+import io.tilebeam.codec.png.ElevationEncoding;
+import io.tilebeam.codec.png.PngEncoder;
+import io.tilebeam.codec.tiff.GeoTiffEncoder;
+import io.tilebeam.transforms.raster.RasterContent;
 import java.io.IOException;
 
 /**

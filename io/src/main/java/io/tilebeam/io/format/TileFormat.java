@@ -1,7 +1,7 @@
 package io.tilebeam.io.format;
 
-import io.tilebeam.io.raster.RasterContent;
 import io.tilebeam.transforms.crs.CrsRef;
+import io.tilebeam.transforms.raster.RasterContent;
 import io.tilebeam.transforms.reproject.RenderedTile;
 import io.tilebeam.transforms.reproject.TileContent;
 import java.io.IOException;

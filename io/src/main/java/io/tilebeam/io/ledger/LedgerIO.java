@@ -108,7 +108,7 @@ public final class LedgerIO {
       int shards = settings.shards();
       KvCoder<WorkKey, TileWork> workCoder = KvCoder.of(WorkKeyCoder.of(), TileWorkCoder.of());
       return input
-          // State keyed by the work key itself costs about 10 ms a key on the DirectRunner; a
+          // State keyed by the work key itself is a state cell and a timer a key on the runner; a
           // bounded shard keeps per-key state cheap and still sends equal keys to one place.
           .apply(
               "ByShard",

@@ -1,6 +1,6 @@
 package io.tilebeam.io.sink;
 
-import io.tilebeam.io.archive.PmtilesReader;
+import io.tilebeam.codec.pmtiles.PmtilesReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

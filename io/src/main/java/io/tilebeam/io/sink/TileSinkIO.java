@@ -121,8 +121,8 @@ public final class TileSinkIO {
 
     /**
      * Heap held by the tiles of a batch, at most (a huge tile goes alone). Grouping the flushes of
-     * big tiles saves little, and what a batch holds outlives young collections: with 32 MB (of
-     * vertices, about 160 MB of heap) the million-square job made four full collections more.
+     * big tiles saves little, and what a batch holds outlives young collections, so a large batch
+     * turns into full collections.
      */
     private static final long BATCH_BYTES = 4L << 20;
 

@@ -76,8 +76,8 @@ public final class GeoJsonSeqSource {
   /**
    * The bytes per range for a file of {@code size} bytes: {@link #SPLITS} ranges, each between
    * {@link #MIN_SPLIT_BYTES} and {@link #SPLIT_BYTES}. Ranges go to workers at random; with few of
-   * them the load is uneven (seven ranges of a 200 MB file over two workers gave one of them five
-   * in a run and left a core idle while it finished), and many ranges even it out.
+   * them the load is uneven (one worker may get most of them and leave a core idle while it
+   * finishes), and many ranges even it out.
    */
   public static long splitBytes(long size) {
     return Math.max(MIN_SPLIT_BYTES, Math.min(SPLIT_BYTES, ceilDiv(size, SPLITS)));

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tilebeam.io.parquet.ColumnChunks;
-import io.tilebeam.io.parquet.ParquetFile;
+import io.tilebeam.codec.parquet.ColumnChunks;
+import io.tilebeam.codec.parquet.ParquetFile;
 import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.feature.Feature;
 import java.io.IOException;
@@ -331,7 +331,7 @@ final class GeoParquetSource {
       if (i == geometry || (!isCovering(i) && !skipped.contains(i))) {
         try {
           values[i] = file.values(group.chunks().get(i));
-        } catch (io.tilebeam.io.parquet.CorruptParquetException e) {
+        } catch (io.tilebeam.codec.parquet.CorruptParquetException e) {
           throw new UnreadablePartException("row group " + g + ": " + e.getMessage(), box(g), e);
         }
       }

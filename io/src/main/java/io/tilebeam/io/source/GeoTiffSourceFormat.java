@@ -1,10 +1,10 @@
 package io.tilebeam.io.source;
 
-import io.tilebeam.io.raster.SampleType;
-import io.tilebeam.io.raster.TileResampler;
+import io.tilebeam.codec.pixels.SampleType;
 import io.tilebeam.io.storage.Locations;
 import io.tilebeam.io.storage.Stores;
 import io.tilebeam.transforms.digest.Sha256;
+import io.tilebeam.transforms.raster.TileResampler;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

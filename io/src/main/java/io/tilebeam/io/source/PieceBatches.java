@@ -14,8 +14,7 @@ import org.apache.beam.sdk.values.KV;
  * Pieces held per tile on their way to the join, so that the shuffle carries a few large records
  * per tile instead of one record per piece. A million-feature job cuts millions of pieces, and a
  * runner pays for every record whatever its size: the key encoded and compared in the sort, the
- * record framed, spilled and read back. A profile of 1,000,000 squares at two zooms on Flink put a
- * third of the run there.
+ * record framed, spilled and read back.
  *
  * <p>What is held is bounded: a tile's batch goes on when it holds {@link #TILE_BYTES}, and every
  * batch goes when all of them together hold {@link #HELD_BYTES}; the reading DoFns send the rest

@@ -1,6 +1,6 @@
 package io.tilebeam.io.source;
 
-import io.tilebeam.io.raster.SampleType;
+import io.tilebeam.codec.pixels.SampleType;
 
 /**
  * A source of pixels (one GeoTIFF or a mosaic of them) as resolved at planning: what the planner

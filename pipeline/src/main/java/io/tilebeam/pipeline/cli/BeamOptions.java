@@ -7,13 +7,12 @@ import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
  * Beam's options of one run, checked before the run does anything and built only when it needs
- * them. Building them is a second and a half of reflection over every options interface on the
- * class path: on a two-core machine, a rerun with nothing to do spent a third of its time there. So
- * the first run of a build with a given list of options builds them on a background thread while
- * the run starts, and the memo beside the jar ({@link CrsMemo}, keyed by the jar) remembers that
- * this list was valid; later runs with the same list build them only when there is work. A list
- * never found valid is always built at once, so a bad option fails the run before any claim,
- * whether or not there is work.
+ * them. Building them is reflection over every options interface on the class path, a large part of
+ * a rerun with nothing to do. So the first run of a build with a given list of options builds them
+ * on a background thread while the run starts, and the memo beside the jar ({@link CrsMemo}, keyed
+ * by the jar) remembers that this list was valid; later runs with the same list build them only
+ * when there is work. A list never found valid is always built at once, so a bad option fails the
+ * run before any claim, whether or not there is work.
  */
 final class BeamOptions {
 

@@ -146,7 +146,7 @@ public final class Tilebeam {
 
   private static int run(Arguments a, PrintStream out) throws java.io.IOException {
     // Start-ups overlap, as a rerun of finished work is mostly start-ups: the embedded ledger's and
-    // Beam's options (a second and a half of reflection; see BeamOptions), while the job file is
+    // Beam's options (reflection over the class path; see BeamOptions), while the job file is
     // read and resolved.
     try (LedgerHandle.Opening ledger = LedgerHandle.openEarly(a.get("--ledger"), home(a))) {
       BeamOptions beam = BeamOptions.start(a.beamArgs());

@@ -1,10 +1,10 @@
 package io.tilebeam.pipeline.job;
 
-import io.tilebeam.io.raster.RasterSpec;
 import io.tilebeam.io.sink.ArchiveSpec;
 import io.tilebeam.io.sink.PublishSpec;
 import io.tilebeam.io.source.RasterSource;
 import io.tilebeam.transforms.key.TileWork;
+import io.tilebeam.transforms.raster.RasterSpec;
 import io.tilebeam.transforms.tiling.LayerCover;
 import io.tilebeam.transforms.tiling.LayerTiling;
 

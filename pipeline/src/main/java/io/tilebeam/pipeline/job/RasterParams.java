@@ -1,9 +1,9 @@
 package io.tilebeam.pipeline.job;
 
-import io.tilebeam.io.raster.Resampling;
-import io.tilebeam.io.raster.SampleType;
-import io.tilebeam.io.raster.TileSettings;
+import io.tilebeam.codec.pixels.SampleType;
 import io.tilebeam.io.source.RasterSource;
+import io.tilebeam.transforms.raster.Resampling;
+import io.tilebeam.transforms.raster.TileSettings;
 import java.util.Arrays;
 
 /**

@@ -1,8 +1,8 @@
 package io.tilebeam.pipeline.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tilebeam.io.raster.Resampling;
-import io.tilebeam.io.raster.SampleType;
+import io.tilebeam.codec.pixels.SampleType;
+import io.tilebeam.transforms.raster.Resampling;
 import java.util.Arrays;
 import java.util.Locale;
 

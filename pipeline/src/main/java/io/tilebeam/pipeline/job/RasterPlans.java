@@ -1,12 +1,12 @@
 package io.tilebeam.pipeline.job;
 
 import io.tilebeam.io.format.RasterFormat;
-import io.tilebeam.io.raster.RasterSpec;
-import io.tilebeam.io.raster.TileSettings;
 import io.tilebeam.io.source.RasterSource;
 import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
 import io.tilebeam.transforms.crs.CrsFacts;
 import io.tilebeam.transforms.crs.CrsRef;
+import io.tilebeam.transforms.raster.RasterSpec;
+import io.tilebeam.transforms.raster.TileSettings;
 import io.tilebeam.transforms.tiling.TileMatrixSet;
 import java.util.List;
 

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.tilebeam.io.archive.PmtilesReader;
+import io.tilebeam.codec.pmtiles.PmtilesReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -140,11 +140,11 @@ class FlinkSessionClusterIT {
         Files.readString(log).contains("staging " + WORKER_JAR + " to the workers"),
         "the slim worker jar is what the cluster runs: " + tail(log));
     JsonNode report = new ObjectMapper().readTree(onCluster.resolve("report.json").toFile());
-    assertEquals(EndToEndTest.SAMPLE_TILES, report.get("written").asInt(), report.toString());
+    assertEquals(EndToEndIT.SAMPLE_TILES, report.get("written").asInt(), report.toString());
 
     Map<String, String> tiles = TestJobs.publishedTiles(onCluster.resolve("out"));
     assertEquals(TestJobs.publishedTiles(direct.resolve("out")), tiles);
-    EndToEndTest.GOLDEN.forEach((name, sum) -> assertEquals(sum, tiles.get(name), name));
+    EndToEndIT.GOLDEN.forEach((name, sum) -> assertEquals(sum, tiles.get(name), name));
   }
 
   /** A world of seeded points at zooms 0-7: 21,845 tiles, long enough to kill a TaskManager in. */

@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.tilebeam.codec.pixels.SampleType;
 import io.tilebeam.io.format.RasterFormat;
-import io.tilebeam.io.raster.Resampling;
-import io.tilebeam.io.raster.SampleType;
-import io.tilebeam.io.raster.TileSettings;
 import io.tilebeam.transforms.key.KeyHasher;
+import io.tilebeam.transforms.raster.Resampling;
+import io.tilebeam.transforms.raster.TileSettings;
 import io.tilebeam.transforms.tiling.TileId;
 import java.io.IOException;
 import java.nio.file.Files;

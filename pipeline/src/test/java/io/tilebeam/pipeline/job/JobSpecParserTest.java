@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tilebeam.io.raster.Resampling;
-import io.tilebeam.io.raster.SampleType;
+import io.tilebeam.codec.pixels.SampleType;
 import io.tilebeam.pipeline.job.JobSpec.LayerSpec;
+import io.tilebeam.transforms.raster.Resampling;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

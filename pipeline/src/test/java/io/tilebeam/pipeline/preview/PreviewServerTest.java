@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tilebeam.io.archive.PmtilesWriter;
+import io.tilebeam.codec.pmtiles.PmtilesWriter;
 import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -19,10 +19,9 @@ import org.apache.beam.sdk.coders.VarIntCoder;
  * 0 ends the list.
  *
  * <p>Why chunks: a runner's stream costs a call, a bounds check and often a copy per write, and a
- * shuffle of millions of pieces wrote each length prefix one byte at a time (a profile of a
- * million-feature job on Flink put a tenth of its CPU there). A chunk is built in memory and
- * written, and read back, in one call; its size is bounded so that a tile of many features is never
- * held twice in memory whole.
+ * shuffle of millions of pieces would write each length prefix one byte at a time. A chunk is built
+ * in memory and written, and read back, in one call; its size is bounded so that a tile of many
+ * features is never held twice in memory whole.
  */
 public final class FeatureTriples {
 

@@ -9,12 +9,12 @@ import org.locationtech.jts.index.hprtree.HPRtree;
  *
  * <p>The boxes of rings' segments, or of small polygons beside a large one, lie along curves: most
  * cells hold none and the rest a few, so a grid on flat arrays finds the pairs in O(n) plus the
- * pairs themselves, where a tree spends most of its time walking its nodes (about 40% of a validity
- * check went into querying JTS's chain tree). A pair is visited once, in the first cell (lowest
- * column, then row) that both boxes reach: the cell of the lower-left corner of their overlap. A
- * cell holding many boxes (a dense knot in a wide, sparse extent) gets a finer grid of its own, the
- * same way; where a grid would hold too many entries (boxes spanning many cells), the boxes go to a
- * packed R-tree instead, so the cost stays O(n log n + pairs) for every input.
+ * pairs themselves, where a tree spends most of its time walking its nodes. A pair is visited once,
+ * in the first cell (lowest column, then row) that both boxes reach: the cell of the lower-left
+ * corner of their overlap. A cell holding many boxes (a dense knot in a wide, sparse extent) gets a
+ * finer grid of its own, the same way; where a grid would hold too many entries (boxes spanning
+ * many cells), the boxes go to a packed R-tree instead, so the cost stays O(n log n + pairs) for
+ * every input.
  */
 final class BoxPairs {
 

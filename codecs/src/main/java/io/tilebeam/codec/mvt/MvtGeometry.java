@@ -1,0 +1,214 @@
+package io.tilebeam.codec.mvt;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.locationtech.jts.geom.Coordinate;
+import org.locationtech.jts.geom.Envelope;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.geom.LineString;
+import org.locationtech.jts.geom.Point;
+import org.locationtech.jts.geom.Polygon;
+import org.locationtech.jts.geom.PrecisionModel;
+import org.locationtech.jts.geom.util.AffineTransformation;
+import org.locationtech.jts.geom.util.GeometryFixer;
+import org.locationtech.jts.precision.GeometryPrecisionReducer;
+
+/**
+ * One geometry as vector-tile commands (MVT 2.1 §4.3): moved onto the tile's integer grid (x right,
+ * y down), snapped there without breaking polygon validity, and written as MoveTo, LineTo and
+ * ClosePath commands with zigzag deltas. Exterior rings have positive area on the grid (clockwise
+ * as drawn) and holes negative. A feature has one type: of a mixed collection, only the parts of
+ * the highest dimension are kept.
+ */
+public final class MvtGeometry {
+
+  public static final int POINT = 1;
+  static final int LINESTRING = 2;
+  public static final int POLYGON = 3;
+
+  private static final int MOVE_TO = 1;
+  private static final int LINE_TO = 2;
+  private static final int CLOSE_PATH = 7;
+  private static final PrecisionModel GRID = new PrecisionModel(1.0);
+
+  /** A geometry's type and command integers. */
+  public record Commands(int type, int[] values, int length) {}
+
+  private final AffineTransformation toGrid;
+  private int[] out = new int[64];
+  private int n;
+  private int cursorX;
+  private int cursorY;
+
+  private MvtGeometry(Envelope tile, int extent) {
+    double sx = extent / tile.getWidth();
+    double sy = extent / tile.getHeight();
+    toGrid =
+        AffineTransformation.translationInstance(-tile.getMinX(), -tile.getMaxY()).scale(sx, -sy);
+  }
+
+  /** The commands of {@code g} (in the tile's CRS) on a grid of {@code extent}; null if none. */
+  public static Commands encode(Geometry g, Envelope tile, int extent) {
+    return new MvtGeometry(tile, extent).encode(g);
+  }
+
+  /**
+   * The geometry snapped onto the grid, staying valid. The renderer's check accepts a few rings
+   * that JTS's overlay refuses to reduce (it throws "Reduction failed" on real coastlines at low
+   * zooms): those are fixed in grid units first, and if that too fails, snapped point by point and
+   * fixed, so that one feature never fails its whole tile.
+   */
+  private static Geometry onGrid(Geometry inGridUnits) {
+    try {
+      return GeometryPrecisionReducer.reduce(inGridUnits, GRID);
+    } catch (RuntimeException e) {
+      try {
+        return GeometryPrecisionReducer.reduce(GeometryFixer.fix(inGridUnits), GRID);
+      } catch (RuntimeException e2) {
+        return GeometryFixer.fix(GeometryPrecisionReducer.reducePointwise(inGridUnits, GRID));
+      }
+    }
+  }
+
+  private Commands encode(Geometry g) {
+    Geometry grid = onGrid(toGrid.transform(g));
+    if (grid.isEmpty()) {
+      return null;
+    }
+    List<Geometry> parts = new ArrayList<>();
+    for (int i = 0; i < grid.getNumGeometries(); i++) {
+      collect(grid.getGeometryN(i), parts);
+    }
+    int dimension = parts.stream().mapToInt(Geometry::getDimension).max().orElse(-1);
+    int type;
+    if (dimension == 2) {
+      type = POLYGON;
+      parts.stream().filter(p -> p instanceof Polygon).forEach(p -> polygon((Polygon) p));
+    } else if (dimension == 1) {
+      type = LINESTRING;
+      parts.stream().filter(p -> p instanceof LineString).forEach(p -> line((LineString) p));
+    } else if (dimension == 0) {
+      type = POINT;
+      points(parts.stream().filter(p -> p instanceof Point).map(p -> (Point) p).toList());
+    } else {
+      return null;
+    }
+    return n == 0 ? null : new Commands(type, out, n);
+  }
+
+  private static void collect(Geometry g, List<Geometry> into) {
+    if (g.getNumGeometries() > 1 || g.getClass().getSimpleName().startsWith("Multi")) {
+      for (int i = 0; i < g.getNumGeometries(); i++) {
+        collect(g.getGeometryN(i), into);
+      }
+    } else if (!g.isEmpty()) {
+      into.add(g);
+    }
+  }
+
+  private void points(List<Point> points) {
+    if (points.isEmpty()) {
+      return;
+    }
+    command(MOVE_TO, points.size());
+    for (Point p : points) {
+      to(p.getCoordinate());
+    }
+  }
+
+  private void line(LineString line) {
+    Coordinate[] c = distinct(line.getCoordinates());
+    if (c.length < 2) {
+      return;
+    }
+    command(MOVE_TO, 1);
+    to(c[0]);
+    command(LINE_TO, c.length - 1);
+    for (int i = 1; i < c.length; i++) {
+      to(c[i]);
+    }
+  }
+
+  private void polygon(Polygon p) {
+    if (!ring(p.getExteriorRing().getCoordinates(), true)) {
+      return;
+    }
+    for (int i = 0; i < p.getNumInteriorRing(); i++) {
+      ring(p.getInteriorRingN(i).getCoordinates(), false);
+    }
+  }
+
+  /** Writes a ring in the orientation its role needs; false when it has no area left. */
+  private boolean ring(Coordinate[] closed, boolean exterior) {
+    Coordinate[] c = distinct(closed);
+    if (c.length > 1 && c[0].equals2D(c[c.length - 1])) {
+      c = Arrays.copyOf(c, c.length - 1);
+    }
+    double area = c.length < 3 ? 0 : surveyorArea(c);
+    if (area == 0) {
+      return false;
+    }
+    // MVT 2.1 §4.3.4.4: the surveyor's formula on grid coordinates is positive for exterior rings.
+    if ((area > 0) != exterior) {
+      c = reverse(c);
+    }
+    command(MOVE_TO, 1);
+    to(c[0]);
+    command(LINE_TO, c.length - 1);
+    for (int i = 1; i < c.length; i++) {
+      to(c[i]);
+    }
+    command(CLOSE_PATH, 1);
+    return true;
+  }
+
+  /** Twice the signed area of an open ring, by the surveyor's (shoelace) formula. */
+  private static double surveyorArea(Coordinate[] open) {
+    double sum = 0;
+    for (int i = 0; i < open.length; i++) {
+      Coordinate a = open[i];
+      Coordinate b = open[(i + 1) % open.length];
+      sum += a.x * b.y - b.x * a.y;
+    }
+    return sum;
+  }
+
+  private static Coordinate[] distinct(Coordinate[] c) {
+    List<Coordinate> out = new ArrayList<>(c.length);
+    for (Coordinate x : c) {
+      if (out.isEmpty() || !out.get(out.size() - 1).equals2D(x)) {
+        out.add(x);
+      }
+    }
+    return out.toArray(Coordinate[]::new);
+  }
+
+  private static Coordinate[] reverse(Coordinate[] c) {
+    Coordinate[] r = new Coordinate[c.length];
+    for (int i = 0; i < c.length; i++) {
+      r[i] = c[c.length - 1 - i];
+    }
+    return r;
+  }
+
+  private void command(int id, int count) {
+    add((id & 0x7) | (count << 3));
+  }
+
+  private void to(Coordinate c) {
+    int x = (int) Math.round(c.x);
+    int y = (int) Math.round(c.y);
+    add(Protobuf.zigzag(x - cursorX));
+    add(Protobuf.zigzag(y - cursorY));
+    cursorX = x;
+    cursorY = y;
+  }
+
+  private void add(int value) {
+    if (n == out.length) {
+      out = Arrays.copyOf(out, n * 2);
+    }
+    out[n++] = value;
+  }
+}

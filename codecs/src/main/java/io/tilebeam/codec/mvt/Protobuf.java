@@ -1,0 +1,197 @@
+package io.tilebeam.codec.mvt;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The few Protocol Buffers wire-format pieces a vector tile needs: varints, zigzag, 64-bit fixed
+ * values and length-delimited fields, written in the order they are given (so bytes are fixed), and
+ * a reader that walks fields. Hand-written because the one MVT library in the verified stack is
+ * built for Java 21 and tilebeam builds for Java 17.
+ */
+public final class Protobuf {
+
+  static final int VARINT = 0;
+  static final int FIXED64 = 1;
+  public static final int LENGTH_DELIMITED = 2;
+  static final int FIXED32 = 5;
+
+  private Protobuf() {}
+
+  /** Appends fields to a byte buffer. */
+  public static final class Writer {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+    /** Appends field {@code field} as a varint. */
+    public Writer varintField(int field, long value) {
+      tag(field, VARINT);
+      varint(value);
+      return this;
+    }
+
+    /** Appends field {@code field} as eight little-endian bytes. */
+    public Writer fixed64Field(int field, long bits) {
+      tag(field, FIXED64);
+      for (int i = 0; i < 8; i++) {
+        out.write((int) (bits >>> (8 * i)) & 0xff);
+      }
+      return this;
+    }
+
+    /** Appends field {@code field} as length-delimited bytes. */
+    public Writer bytesField(int field, byte[] bytes) {
+      tag(field, LENGTH_DELIMITED);
+      varint(bytes.length);
+      out.write(bytes, 0, bytes.length);
+      return this;
+    }
+
+    /** Appends field {@code field} as a UTF-8 string. */
+    public Writer stringField(int field, String value) {
+      return bytesField(field, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A packed repeated field of unsigned 32-bit values; nothing when empty. */
+    public Writer packedField(int field, int[] values, int count) {
+      if (count == 0) {
+        return this;
+      }
+      Writer packed = new Writer();
+      for (int i = 0; i < count; i++) {
+        packed.varint(values[i] & 0xffffffffL);
+      }
+      return bytesField(field, packed.toByteArray());
+    }
+
+    /** The bytes written so far. */
+    public byte[] toByteArray() {
+      return out.toByteArray();
+    }
+
+    private void tag(int field, int wireType) {
+      varint(((long) field << 3) | wireType);
+    }
+
+    private void varint(long value) {
+      long v = value;
+      while ((v & ~0x7fL) != 0) {
+        out.write((int) ((v & 0x7f) | 0x80));
+        v >>>= 7;
+      }
+      out.write((int) v);
+    }
+  }
+
+  /** Walks the fields of one message. */
+  public static final class Reader {
+    private final byte[] buf;
+    private int pos;
+    private final int end;
+    private int field;
+    private int wireType;
+
+    /** A reader of the message that is all of {@code buf}. */
+    public Reader(byte[] buf) {
+      this(buf, 0, buf.length);
+    }
+
+    private Reader(byte[] buf, int from, int to) {
+      this.buf = buf;
+      this.pos = from;
+      this.end = to;
+    }
+
+    /** Moves to the next field; false at the end of the message. */
+    public boolean next() throws IOException {
+      if (pos >= end) {
+        return false;
+      }
+      long key = varint();
+      field = (int) (key >>> 3);
+      wireType = (int) (key & 7);
+      if (field == 0) {
+        throw new IOException("field number 0 at byte " + pos);
+      }
+      return true;
+    }
+
+    /** Whether bytes are left, for packed values read one by one. */
+    public boolean hasMore() {
+      return pos < end;
+    }
+
+    /** The current field's number. */
+    public int field() {
+      return field;
+    }
+
+    /** The current field's wire type. */
+    public int wireType() {
+      return wireType;
+    }
+
+    /** Reads a varint value of the current field. */
+    public long varint() throws IOException {
+      long result = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        if (pos >= end) {
+          throw new IOException("truncated varint");
+        }
+        byte b = buf[pos++];
+        result |= (long) (b & 0x7f) << shift;
+        if ((b & 0x80) == 0) {
+          return result;
+        }
+      }
+      throw new IOException("varint longer than 10 bytes");
+    }
+
+    /** The current length-delimited field as a reader of its own. */
+    public Reader message() throws IOException {
+      int length = length();
+      Reader r = new Reader(buf, pos, pos + length);
+      pos += length;
+      return r;
+    }
+
+    /** The current length-delimited field as UTF-8 text. */
+    String string() throws IOException {
+      int length = length();
+      String s = new String(buf, pos, length, java.nio.charset.StandardCharsets.UTF_8);
+      pos += length;
+      return s;
+    }
+
+    /** Skips the current field's value. */
+    public void skip() throws IOException {
+      switch (wireType) {
+        case VARINT -> varint();
+        case FIXED64 -> advance(8);
+        case LENGTH_DELIMITED -> advance(length());
+        case FIXED32 -> advance(4);
+        default -> throw new IOException("unsupported wire type " + wireType);
+      }
+    }
+
+    private int length() throws IOException {
+      long length = varint();
+      if (length < 0 || length > end - pos) {
+        throw new IOException("length " + length + " runs past the message end");
+      }
+      return (int) length;
+    }
+
+    private void advance(int n) throws IOException {
+      if (n > end - pos) {
+        throw new IOException("truncated field");
+      }
+      pos += n;
+    }
+  }
+
+  /** Zigzag encoding of a signed value, as MVT geometry parameters use. */
+  static int zigzag(int n) {
+    return (n << 1) ^ (n >> 31);
+  }
+}

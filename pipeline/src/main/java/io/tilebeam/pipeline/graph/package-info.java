@@ -1,0 +1,2 @@
+/** The graph: every stage applied in order for a planned job. */
+package io.tilebeam.pipeline.graph;
