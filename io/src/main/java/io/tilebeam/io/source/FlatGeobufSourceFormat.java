@@ -31,18 +31,19 @@ final class FlatGeobufSourceFormat extends FileSourceFormat {
       throw new SourceFieldException(
           "idColumn", idColumn, "no such column (columns: " + fgb.columnNames() + ")", null);
     }
-    return new Resolved(file, idColumn, identity(file, options), fgb.declaredCrs(), fgb.indexed());
+    String identity = identity(file, options);
+    return fgb.indexed()
+        ? new Indexed(file, idColumn, identity, fgb.declaredCrs())
+        : new Unindexed(file, idColumn, identity, fgb.declaredCrs());
   }
 
-  /** A FlatGeobuf file found at planning. */
-  record Resolved(
-      SourceFile file, String idColumn, String identity, String declaredCrs, boolean indexed)
-      implements FeatureSource {
+  /** A FlatGeobuf file without a spatial index, found at planning: read whole, once. */
+  record Unindexed(SourceFile file, String idColumn, String identity, String declaredCrs)
+      implements SplitSource {
 
     @Override
-    public FeatureReader open(RetryPolicy retry) {
-      return new FeatureReader() {
-        private FlatGeobufSource indexedFile;
+    public SplitReader open(RetryPolicy retry) {
+      return new SplitReader() {
         private long ringsClosed;
 
         @Override
@@ -52,6 +53,24 @@ final class FlatGeobufSourceFormat extends FileSourceFormat {
           source.forEach(action, bad);
           ringsClosed += source.ringsClosed();
         }
+
+        @Override
+        public long ringsClosed() {
+          return ringsClosed;
+        }
+      };
+    }
+  }
+
+  /** A FlatGeobuf file with its packed R-tree, found at planning: read per group of tiles. */
+  record Indexed(SourceFile file, String idColumn, String identity, String declaredCrs)
+      implements IndexedSource {
+
+    @Override
+    public IndexReader open(RetryPolicy retry) {
+      return new IndexReader() {
+        private FlatGeobufSource indexedFile;
+        private long ringsClosed;
 
         @Override
         public void forEachIn(

@@ -25,16 +25,11 @@ final class GeoJsonSeqSourceFormat extends FileSourceFormat {
   }
 
   /** A GeoJSONSeq file found at planning. */
-  record Resolved(SourceFile file, JsonLimits limits, String identity) implements FeatureSource {
+  record Resolved(SourceFile file, JsonLimits limits, String identity) implements SplitSource {
 
     @Override
     public String declaredCrs() {
       return null;
-    }
-
-    @Override
-    public boolean indexed() {
-      return false;
     }
 
     /** Byte ranges of about {@link GeoJsonSeqSource#splitBytes}, each record read by one range. */
@@ -50,8 +45,8 @@ final class GeoJsonSeqSourceFormat extends FileSourceFormat {
     }
 
     @Override
-    public FeatureReader open(RetryPolicy retry) {
-      return new SplitReader(
+    public SplitReader open(RetryPolicy retry) {
+      return new FileSplitReader(
           (split, action, bad) -> {
             GeoJsonSeqSource source = new GeoJsonSeqSource(file, limits);
             source.forEach(split.range(), action, bad);

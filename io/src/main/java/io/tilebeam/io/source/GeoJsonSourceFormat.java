@@ -24,16 +24,11 @@ final class GeoJsonSourceFormat extends FileSourceFormat {
 
   /** A GeoJSON file found at planning. */
   record Resolved(SourceFile file, JsonLimits limits, String identity, String declaredCrs)
-      implements FeatureSource {
+      implements SplitSource {
 
     @Override
-    public boolean indexed() {
-      return false;
-    }
-
-    @Override
-    public FeatureReader open(RetryPolicy retry) {
-      return new SplitReader(
+    public SplitReader open(RetryPolicy retry) {
+      return new FileSplitReader(
           (split, action, bad) -> {
             GeoJsonSource source = new GeoJsonSource(file, limits);
             source.forEach(action, bad);

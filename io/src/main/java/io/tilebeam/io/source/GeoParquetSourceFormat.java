@@ -61,12 +61,7 @@ final class GeoParquetSourceFormat extends FileSourceFormat {
       String declaredCrs,
       int rowGroups,
       java.util.LinkedHashMap<String, String> skippedColumns)
-      implements FeatureSource {
-
-    @Override
-    public boolean indexed() {
-      return false;
-    }
+      implements SplitSource {
 
     /** One split per row group: workers read row groups, each by its own ranged reads. */
     @Override
@@ -79,8 +74,8 @@ final class GeoParquetSourceFormat extends FileSourceFormat {
     }
 
     @Override
-    public FeatureReader open(RetryPolicy retry) {
-      return new FeatureReader() {
+    public SplitReader open(RetryPolicy retry) {
+      return new SplitReader() {
         private GeoParquetSource source;
 
         @Override

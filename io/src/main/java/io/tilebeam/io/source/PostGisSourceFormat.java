@@ -54,7 +54,7 @@ final class PostGisSourceFormat extends SourceFormat {
   }
 
   /** A table or query resolved against its database at planning. */
-  record Resolved(PostGisSource table) implements FeatureSource {
+  record Resolved(PostGisSource table) implements IndexedSource {
 
     @Override
     public String identity() {
@@ -67,19 +67,9 @@ final class PostGisSourceFormat extends SourceFormat {
     }
 
     @Override
-    public boolean indexed() {
-      return true;
-    }
-
-    @Override
-    public FeatureReader open(RetryPolicy retry) {
-      return new FeatureReader() {
+    public IndexReader open(RetryPolicy retry) {
+      return new IndexReader() {
         private PostGisFeatures features;
-
-        @Override
-        public void forEach(SourceSplit split, Consumer<Feature> action, Consumer<BadFeature> bad) {
-          throw new UnsupportedOperationException("a postgis source is read per group of tiles");
-        }
 
         @Override
         public void forEachIn(

@@ -2,6 +2,7 @@ package io.tilebeam.io.source;
 
 import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.retry.RetryPolicy;
+import io.tilebeam.transforms.cut.CutSpec;
 import io.tilebeam.transforms.cut.FeatureCutter;
 import io.tilebeam.transforms.feature.Feature;
 import io.tilebeam.transforms.feature.TilePieces;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.Coder;
@@ -102,6 +104,8 @@ public final class ReadFeatures
   static final TupleTag<KV<String, Feature>> FEATURES = new TupleTag<>() {};
 
   private final Map<String, SourceSpec> sources;
+  private final Map<String, SplitRead> inSplits = new TreeMap<>();
+  private final Map<String, IndexRead> byIndex = new TreeMap<>();
   private final RetryPolicy retry;
   private final LedgerConfig progressLedger;
   private final String runId;
@@ -109,6 +113,15 @@ public final class ReadFeatures
   private ReadFeatures(
       Map<String, SourceSpec> sources, RetryPolicy retry, LedgerConfig ledger, String runId) {
     this.sources = Map.copyOf(sources);
+    // The one place the reading stage looks at how a source is read.
+    this.sources.forEach(
+        (layer, spec) -> {
+          if (spec.source() instanceof IndexedSource indexed) {
+            byIndex.put(layer, new IndexRead(indexed, spec.cut()));
+          } else if (spec.source() instanceof SplitSource split) {
+            inSplits.put(layer, new SplitRead(split, spec.cut()));
+          }
+        });
     this.retry = retry;
     this.progressLedger = ledger;
     this.runId = runId;
@@ -141,13 +154,7 @@ public final class ReadFeatures
 
   @Override
   public PCollectionTuple expand(PCollection<KV<WorkKey, TileWork>> claimed) {
-    Set<String> indexed = new TreeSet<>();
-    sources.forEach(
-        (layer, spec) -> {
-          if (spec.indexed()) {
-            indexed.add(layer);
-          }
-        });
+    Set<String> indexed = new TreeSet<>(byIndex.keySet());
     Pipeline p = claimed.getPipeline();
     List<PCollection<KV<String, TileInput>>> inputs = new ArrayList<>();
     List<PCollection<FeatureFailure>> deadLetters = new ArrayList<>();
@@ -201,7 +208,7 @@ public final class ReadFeatures
    *
    * @throws UncheckedIOException when the source cannot be sized
    */
-  private static List<SourceSplit> splitsOf(String layer, FeatureSource source) {
+  private static List<SourceSplit> splitsOf(String layer, SplitSource source) {
     try {
       return source.splits(layer);
     } catch (IOException e) {
@@ -212,11 +219,7 @@ public final class ReadFeatures
   /** Unindexed sources: one pass over each file, in splits, cut for the claimed tiles. */
   private PCollectionTuple readInOnePass(PCollection<KV<WorkKey, TileWork>> claimed) {
     List<SourceSplit> splits = new ArrayList<>();
-    for (Map.Entry<String, SourceSpec> e : sources.entrySet()) {
-      if (!e.getValue().indexed()) {
-        splits.addAll(splitsOf(e.getKey(), e.getValue().source()));
-      }
-    }
+    inSplits.forEach((layer, read) -> splits.addAll(splitsOf(layer, read.source())));
     PCollectionView<ClaimedTiles> claimedTiles =
         claimed
             .apply("ClaimedWork", Values.create())
@@ -235,7 +238,7 @@ public final class ReadFeatures
             .apply("SpreadSplits", Reshuffle.viaRandomKey())
             .apply(
                 "ReadSplits",
-                ParDo.of(new ReadSplitFn(sources, retry, claimedTiles, cutting()))
+                ParDo.of(new ReadSplitFn(Map.copyOf(inSplits), retry, claimedTiles, cutting()))
                     .withSideInputs(claimedTiles)
                     .withOutputTags(INPUTS, spreads ? outputs.and(FEATURES) : outputs));
     read.get(INPUTS).setCoder(inputCoder());
@@ -250,7 +253,9 @@ public final class ReadFeatures
               .apply("SpreadFeatures", Reshuffle.viaRandomKey())
               .apply(
                   "CutSpread",
-                  ParDo.of(new ReadSplitFn.CutSpreadFn(sources, claimedTiles, cutting()))
+                  ParDo.of(
+                          new ReadSplitFn.CutSpreadFn(
+                              Map.copyOf(inSplits), claimedTiles, cutting()))
                       .withSideInputs(claimedTiles)
                       .withOutputTags(INPUTS, TupleTagList.of(DEAD_LETTERS)));
       spread.get(INPUTS).setCoder(inputCoder());
@@ -286,7 +291,7 @@ public final class ReadFeatures
 
   /** Indexed sources: claimed tiles gathered into groups, each group's features read once. */
   private PCollectionTuple readByGroup(PCollection<KV<WorkKey, TileWork>> claimed) {
-    Map<String, SourceSpec> specs = sources;
+    Map<String, IndexRead> specs = Map.copyOf(byIndex);
     KvCoder<WorkKey, TileWork> claimCoder = KvCoder.of(WorkKeyCoder.of(), TileWorkCoder.of());
     PCollectionTuple read =
         claimed
@@ -308,13 +313,19 @@ public final class ReadFeatures
             .apply("GatherGroups", GroupByKey.create())
             .apply(
                 "ReadGroups",
-                ParDo.of(new ReadGroupFn(sources, retry, cutting()))
+                ParDo.of(new ReadGroupFn(specs, retry, cutting()))
                     .withOutputTags(INPUTS, TupleTagList.of(DEAD_LETTERS).and(FAILED)));
     read.get(INPUTS).setCoder(inputCoder());
     read.get(DEAD_LETTERS).setCoder(FeatureFailureCoder.of());
     read.get(FAILED).setCoder(TileFailureCoder.of());
     return read;
   }
+
+  /** A layer read in splits: its source and how its features are cut. */
+  record SplitRead(SplitSource source, CutSpec cut) implements java.io.Serializable {}
+
+  /** A layer read per group of claimed tiles through its source's index. */
+  record IndexRead(IndexedSource source, CutSpec cut) implements java.io.Serializable {}
 
   static String tileRef(String layer, TileId tile) {
     return layer + "/" + tile.path();

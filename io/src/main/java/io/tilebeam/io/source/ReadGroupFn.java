@@ -28,12 +28,13 @@ import org.apache.beam.sdk.values.KV;
  */
 final class ReadGroupFn
     extends DoFn<KV<String, Iterable<KV<WorkKey, TileWork>>>, KV<String, TileInput>> {
-  private final Map<String, SourceSpec> sources;
+  private final Map<String, ReadFeatures.IndexRead> sources;
   private final RetryPolicy retry;
   private final FeatureCutting cutting;
-  private transient Map<String, FeatureReader> open;
+  private transient Map<String, IndexReader> open;
 
-  ReadGroupFn(Map<String, SourceSpec> sources, RetryPolicy retry, FeatureCutting cutting) {
+  ReadGroupFn(
+      Map<String, ReadFeatures.IndexRead> sources, RetryPolicy retry, FeatureCutting cutting) {
     this.cutting = cutting;
     this.sources = sources;
     this.retry = retry;
@@ -55,11 +56,11 @@ final class ReadGroupFn
       tiles.add(claim.getValue().tile());
     }
     String layer = claims.get(0).getValue().layer();
-    SourceSpec spec = sources.get(layer);
+    ReadFeatures.IndexRead spec = sources.get(layer);
     TileId ancestor = TileGroups.ancestor(claims.get(0).getValue().tile(), spec.cut());
     TileFilter filter = of(tiles);
     FeatureCutter cutter = new FeatureCutter(spec.cut());
-    FeatureReader source = open.computeIfAbsent(layer, l -> spec.source().open(retry));
+    IndexReader source = open.computeIfAbsent(layer, l -> spec.source().open(retry));
     List<FeatureFailure> bad = new ArrayList<>();
     long closedBefore = source.ringsClosed();
     try {
@@ -132,7 +133,7 @@ final class ReadGroupFn
   public void teardown() throws SQLException {
     cutting.close();
     if (open != null) {
-      for (FeatureReader s : open.values()) {
+      for (IndexReader s : open.values()) {
         s.close();
       }
     }

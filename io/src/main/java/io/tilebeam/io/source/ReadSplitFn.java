@@ -21,13 +21,13 @@ import org.apache.beam.sdk.values.PCollectionView;
  * cut there, so that one file does not keep one worker cutting while the others wait.
  */
 final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
-  private final Map<String, SourceSpec> sources;
+  private final Map<String, ReadFeatures.SplitRead> sources;
   private final RetryPolicy retry;
   private final PCollectionView<ClaimedTiles> claimedTiles;
   private final FeatureCutting cutting;
 
   ReadSplitFn(
-      Map<String, SourceSpec> sources,
+      Map<String, ReadFeatures.SplitRead> sources,
       RetryPolicy retry,
       PCollectionView<ClaimedTiles> claimedTiles,
       FeatureCutting cutting) {
@@ -54,11 +54,11 @@ final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
     if (!claimed.any(layer)) {
       return;
     }
-    SourceSpec spec = sources.get(layer);
+    ReadFeatures.SplitRead spec = sources.get(layer);
     boolean spread = c.element().range() == null;
     FeatureCutter cutter = spread ? null : new FeatureCutter(spec.cut());
     TileFilter filter = claimed.of(layer);
-    try (FeatureReader source = spec.source().open(retry)) {
+    try (SplitReader source = spec.source().open(retry)) {
       readSplit(c, source, layer, spread, cutter, filter);
     } catch (UnreadablePartException e) {
       cutting.dropPieces();
@@ -76,7 +76,7 @@ final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
 
   private void readSplit(
       ProcessContext c,
-      FeatureReader source,
+      SplitReader source,
       String layer,
       boolean spread,
       FeatureCutter cutter,
@@ -106,7 +106,7 @@ final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
       ProcessContext c,
       String layer,
       ClaimedTiles claimed,
-      SourceSpec spec,
+      ReadFeatures.SplitRead spec,
       UnreadablePartException e) {
     FeatureCutter cutter = new FeatureCutter(spec.cut());
     String reason = String.valueOf(e.getMessage());
@@ -119,13 +119,13 @@ final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
 
   /** Cuts features spread over the workers for the claimed tiles of their layer. */
   static final class CutSpreadFn extends DoFn<KV<String, Feature>, KV<String, TileInput>> {
-    private final Map<String, SourceSpec> sources;
+    private final Map<String, ReadFeatures.SplitRead> sources;
     private final PCollectionView<ClaimedTiles> claimedTiles;
     private final FeatureCutting cutting;
     private transient Map<String, FeatureCutter> cutters;
 
     CutSpreadFn(
-        Map<String, SourceSpec> sources,
+        Map<String, ReadFeatures.SplitRead> sources,
         PCollectionView<ClaimedTiles> claimedTiles,
         FeatureCutting cutting) {
       this.sources = sources;

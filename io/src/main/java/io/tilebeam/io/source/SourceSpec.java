@@ -18,9 +18,4 @@ public record SourceSpec(FeatureSource source, CutSpec cut) implements Serializa
   public CrsRef crs() {
     return cut.sourceCrs();
   }
-
-  /** Whether groups of claimed tiles read their own features through the source's index. */
-  public boolean indexed() {
-    return source.indexed();
-  }
 }

@@ -3,7 +3,7 @@ package io.tilebeam.io.source;
 import java.io.Serializable;
 
 /**
- * A part of an unindexed source that one worker reads ({@link FeatureSource#splits}): the whole
+ * A part of an unindexed source that one worker reads ({@link SplitSource#splits}): the whole
  * source ({@code range} null) for a format that cannot be split without reading it, a byte range
  * for GeoJSONSeq, a range of row groups for GeoParquet.
  *

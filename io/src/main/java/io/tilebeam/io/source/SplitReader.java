@@ -1,39 +1,46 @@
 package io.tilebeam.io.source;
 
+import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.feature.Feature;
 import java.io.IOException;
+import java.sql.SQLException;
 import java.util.function.Consumer;
 
 /**
- * The reader of an unindexed file source: each split is read by opening the file afresh (splits of
- * one file go to different workers), and the rings each read closed are added up.
+ * Reads the features of one layer's {@link SplitSource} split by split, opened by {@link
+ * SplitSource#open} and kept for the life of a reading DoFn. Not thread-safe.
  */
-final class SplitReader implements FeatureReader {
+public interface SplitReader extends AutoCloseable {
 
-  /** Reads one split; returns the unclosed rings it closed. */
-  interface ReadSplit {
-    /**
-     * Reads {@code split}, passing usable features to {@code action} and bad ones to {@code bad}.
-     */
-    long read(SourceSplit split, Consumer<Feature> action, Consumer<BadFeature> bad)
-        throws IOException;
-  }
+  /**
+   * Calls {@code action} for every usable feature of {@code split} (one of {@link
+   * SplitSource#splits}), {@code bad} for each one that cannot be used, in source order.
+   *
+   * @throws IOException when the source cannot be read
+   */
+  void forEach(SourceSplit split, Consumer<Feature> action, Consumer<BadFeature> bad)
+      throws IOException;
 
-  private final ReadSplit read;
-  private long ringsClosed;
-
-  SplitReader(ReadSplit read) {
-    this.read = read;
-  }
-
-  @Override
-  public void forEach(SourceSplit split, Consumer<Feature> action, Consumer<BadFeature> bad)
+  /**
+   * As {@link #forEach(SourceSplit, Consumer, Consumer)}, for a reader that can leave parts of the
+   * split unread: a part whose box (in the source CRS) {@code wanted} refuses holds no feature any
+   * claimed tile needs. By default the whole split is read.
+   *
+   * @throws IOException when the source cannot be read
+   */
+  default void forEach(
+      SourceSplit split,
+      java.util.function.Predicate<Bounds> wanted,
+      Consumer<Feature> action,
+      Consumer<BadFeature> bad)
       throws IOException {
-    ringsClosed += read.read(split, action, bad);
+    forEach(split, action, bad);
   }
 
+  /** Unclosed polygon rings closed so far (counted as repairs). */
+  long ringsClosed();
+
+  /** Releases what the reader holds open. */
   @Override
-  public long ringsClosed() {
-    return ringsClosed;
-  }
+  default void close() throws SQLException {}
 }

@@ -2,10 +2,12 @@ package io.tilebeam.io.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.flatbuffers.FlatBufferBuilder;
+import io.tilebeam.io.storage.Stores;
 import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.feature.Feature;
 import java.io.ByteArrayOutputStream;
@@ -108,6 +110,24 @@ class FlatGeobufSourceTest {
       fgb.forEachIn(List.of(box), found::add, bad -> {});
       assertEquals(byId(expected), byId(found), box.toString());
     }
+  }
+
+  /** The kind of source the format resolves decides how the reading stage reads it. */
+  @Test
+  void anIndexedFileIsReadByIndexAndAnUnindexedOneInSplits() throws Exception {
+    SourceFormat format = SourceFormats.named("flatgeobuf").orElseThrow();
+    assertInstanceOf(
+        IndexedSource.class,
+        format.resolve(
+            convert("d.fgb").toString(),
+            SourceOptions.NONE,
+            Stores.fromEnvironment(io.tilebeam.io.retry.RetryPolicy.DEFAULT)));
+    assertInstanceOf(
+        SplitSource.class,
+        format.resolve(
+            convert("e.fgb", "-lco", "SPATIAL_INDEX=NO").toString(),
+            SourceOptions.NONE,
+            Stores.fromEnvironment(io.tilebeam.io.retry.RetryPolicy.DEFAULT)));
   }
 
   @Test

@@ -45,9 +45,9 @@ class GeoParquetSourceTest {
     return out;
   }
 
-  private static FeatureSource resolve(Path file, String idColumn) throws IOException {
+  private static SplitSource resolve(Path file, String idColumn) throws IOException {
     SourceOptions options = new SourceOptions(idColumn, null, null, null, null, null, null);
-    return (FeatureSource)
+    return (SplitSource)
         SourceFormats.named("geoparquet").orElseThrow().resolve(file.toString(), options, null);
   }
 
@@ -60,9 +60,9 @@ class GeoParquetSourceTest {
     return out;
   }
 
-  private static List<Feature> readAll(FeatureSource source) throws Exception {
+  private static List<Feature> readAll(SplitSource source) throws Exception {
     List<Feature> out = new ArrayList<>();
-    try (FeatureReader reader = source.open(null)) {
+    try (SplitReader reader = source.open(null)) {
       for (SourceSplit split : source.splits("islands")) {
         reader.forEach(split, out::add, bad -> assertFalse(true, bad.toString()));
       }
@@ -72,7 +72,7 @@ class GeoParquetSourceTest {
 
   @Test
   void anIndependentWritersFileHoldsTheSameFeaturesAsItsGeoJson() throws Exception {
-    FeatureSource source = resolve(write(SAMPLE, "islands.parquet", 5), "id");
+    SplitSource source = resolve(write(SAMPLE, "islands.parquet", 5), "id");
     assertEquals("OGC:CRS84", source.declaredCrs(), "no crs member: CRS84");
     assertEquals(3, source.splits("islands").size(), "one split per row group (5 + 5 + 2)");
     List<Feature> geoJson = new ArrayList<>();
@@ -105,8 +105,8 @@ class GeoParquetSourceTest {
           Files.readAllBytes(file));
       io.tilebeam.io.storage.GcsSettings.closeQuietly(storage);
       SourceOptions options = new SourceOptions("id", null, null, null, null, null, null);
-      FeatureSource remote =
-          (FeatureSource)
+      SplitSource remote =
+          (SplitSource)
               SourceFormats.named("geoparquet")
                   .orElseThrow()
                   .resolve(
@@ -121,7 +121,7 @@ class GeoParquetSourceTest {
 
       // Every row group refused: only the footer is read.
       int beforeSkip = server.requests().size();
-      try (FeatureReader reader = remote.open(null)) {
+      try (SplitReader reader = remote.open(null)) {
         for (SourceSplit split : remote.splits("islands")) {
           reader.forEach(split, box -> false, f -> assertFalse(true), bad -> assertFalse(true));
         }
@@ -197,7 +197,7 @@ class GeoParquetSourceTest {
       }
     }
     Files.writeString(seq, text);
-    FeatureSource source = resolve(write(seq, "grid.parquet", 500), "id");
+    SplitSource source = resolve(write(seq, "grid.parquet", 500), "id");
     assertEquals(20, source.splits("grid").size());
 
     CutSpec spec =
@@ -223,7 +223,7 @@ class GeoParquetSourceTest {
         };
     List<Feature> read = new ArrayList<>();
     int[] asked = {0};
-    try (FeatureReader reader = source.open(null)) {
+    try (SplitReader reader = source.open(null)) {
       for (SourceSplit split : source.splits("grid")) {
         reader.forEach(
             split,

@@ -100,8 +100,8 @@ class SourceFormatRegistryTest {
     Files.writeString(
         seq,
         "{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}\n");
-    FeatureSource plain =
-        (FeatureSource)
+    SplitSource plain =
+        (SplitSource)
             format("geojsonseq")
                 .resolve(
                     seq.toString(),
@@ -114,9 +114,8 @@ class SourceFormatRegistryTest {
                 new SourceOptions(
                     null, null, null, null, null, null, new JsonLimits(5000, 64, 1 << 20)),
                 io.tilebeam.io.storage.Stores.of(GcsSettings.fromEnvironment()));
-    FeatureSource copy = SerializableUtils.clone(plain);
+    SplitSource copy = SerializableUtils.clone(plain);
     assertEquals(plain.identity(), copy.identity());
-    assertFalse(plain.indexed());
     assertEquals(1, copy.splits("layer").size());
     // Set limits decide which features are read: they are part of the identity.
     assertEquals(plain.identity() + "#limits=5000,64,1048576", limited.identity());
