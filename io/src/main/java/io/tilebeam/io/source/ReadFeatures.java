@@ -103,25 +103,20 @@ public final class ReadFeatures
   /** Features of whole-file sources, keyed by layer, on their way to be spread over workers. */
   static final TupleTag<KV<String, Feature>> FEATURES = new TupleTag<>() {};
 
-  private final Map<String, SourceSpec> sources;
-  private final Map<String, SplitRead> inSplits = new TreeMap<>();
-  private final Map<String, IndexRead> byIndex = new TreeMap<>();
+  private final Map<String, SplitRead> inSplits;
+  private final Map<String, IndexRead> byIndex;
   private final RetryPolicy retry;
   private final LedgerConfig progressLedger;
   private final String runId;
 
   private ReadFeatures(
-      Map<String, SourceSpec> sources, RetryPolicy retry, LedgerConfig ledger, String runId) {
-    this.sources = Map.copyOf(sources);
-    // The one place the reading stage looks at how a source is read.
-    this.sources.forEach(
-        (layer, spec) -> {
-          if (spec.source() instanceof IndexedSource indexed) {
-            byIndex.put(layer, new IndexRead(indexed, spec.cut()));
-          } else if (spec.source() instanceof SplitSource split) {
-            inSplits.put(layer, new SplitRead(split, spec.cut()));
-          }
-        });
+      Map<String, SplitRead> inSplits,
+      Map<String, IndexRead> byIndex,
+      RetryPolicy retry,
+      LedgerConfig ledger,
+      String runId) {
+    this.inSplits = inSplits;
+    this.byIndex = byIndex;
     this.retry = retry;
     this.progressLedger = ledger;
     this.runId = runId;
@@ -132,7 +127,7 @@ public final class ReadFeatures
    * ledger} as it goes.
    */
   public ReadFeatures withProgress(LedgerConfig ledger, String runId) {
-    return new ReadFeatures(sources, retry, ledger, runId);
+    return new ReadFeatures(inSplits, byIndex, retry, ledger, runId);
   }
 
   private FeatureCutting cutting() {
@@ -149,7 +144,18 @@ public final class ReadFeatures
    * under {@code retry}.
    */
   public static ReadFeatures from(Map<String, SourceSpec> sources, RetryPolicy retry) {
-    return new ReadFeatures(sources, retry, null, null);
+    Map<String, SplitRead> inSplits = new TreeMap<>();
+    Map<String, IndexRead> byIndex = new TreeMap<>();
+    // The one place the reading stage looks at how a source is read.
+    sources.forEach(
+        (layer, spec) -> {
+          if (spec.source() instanceof IndexedSource indexed) {
+            byIndex.put(layer, new IndexRead(indexed, spec.cut()));
+          } else if (spec.source() instanceof SplitSource split) {
+            inSplits.put(layer, new SplitRead(split, spec.cut()));
+          }
+        });
+    return new ReadFeatures(Map.copyOf(inSplits), Map.copyOf(byIndex), retry, null, null);
   }
 
   @Override
@@ -159,7 +165,7 @@ public final class ReadFeatures
     List<PCollection<KV<String, TileInput>>> inputs = new ArrayList<>();
     List<PCollection<FeatureFailure>> deadLetters = new ArrayList<>();
     List<PCollection<TileFailure>> failed = new ArrayList<>();
-    if (indexed.size() < sources.size()) {
+    if (!inSplits.isEmpty()) {
       PCollectionTuple read =
           readInOnePass(
               claimed.apply(
@@ -238,7 +244,7 @@ public final class ReadFeatures
             .apply("SpreadSplits", Reshuffle.viaRandomKey())
             .apply(
                 "ReadSplits",
-                ParDo.of(new ReadSplitFn(Map.copyOf(inSplits), retry, claimedTiles, cutting()))
+                ParDo.of(new ReadSplitFn(inSplits, retry, claimedTiles, cutting()))
                     .withSideInputs(claimedTiles)
                     .withOutputTags(INPUTS, spreads ? outputs.and(FEATURES) : outputs));
     read.get(INPUTS).setCoder(inputCoder());
@@ -253,9 +259,7 @@ public final class ReadFeatures
               .apply("SpreadFeatures", Reshuffle.viaRandomKey())
               .apply(
                   "CutSpread",
-                  ParDo.of(
-                          new ReadSplitFn.CutSpreadFn(
-                              Map.copyOf(inSplits), claimedTiles, cutting()))
+                  ParDo.of(new ReadSplitFn.CutSpreadFn(inSplits, claimedTiles, cutting()))
                       .withSideInputs(claimedTiles)
                       .withOutputTags(INPUTS, TupleTagList.of(DEAD_LETTERS)));
       spread.get(INPUTS).setCoder(inputCoder());
@@ -291,7 +295,7 @@ public final class ReadFeatures
 
   /** Indexed sources: claimed tiles gathered into groups, each group's features read once. */
   private PCollectionTuple readByGroup(PCollection<KV<WorkKey, TileWork>> claimed) {
-    Map<String, IndexRead> specs = Map.copyOf(byIndex);
+    Map<String, IndexRead> specs = byIndex;
     KvCoder<WorkKey, TileWork> claimCoder = KvCoder.of(WorkKeyCoder.of(), TileWorkCoder.of());
     PCollectionTuple read =
         claimed

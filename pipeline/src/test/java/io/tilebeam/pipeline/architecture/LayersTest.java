@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import io.tilebeam.codec.archfixture.CodecThatReadsTheLedger;
 import io.tilebeam.io.ledger.Ledger;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -24,17 +22,14 @@ import org.junit.jupiter.api.Test;
  */
 class LayersTest {
 
-  private static final Pattern TEST_JAR = Pattern.compile(".*-tests\\.jar.*");
-
-  /** Main classes only: neither test classes nor the test-jar the pipeline's tests borrow. */
-  private static final ImportOption MAIN_ONLY =
-      location -> !location.contains("/test-classes/") && !location.matches(TEST_JAR);
-
   private static JavaClasses main;
 
   @BeforeAll
   static void importMainClasses() {
-    main = new ClassFileImporter().withImportOption(MAIN_ONLY).importPackages("io.tilebeam");
+    main =
+        new ClassFileImporter()
+            .withImportOption(PackageCyclesTest.MAIN_ONLY)
+            .importPackages("io.tilebeam");
     assertTrue(main.size() > 300, "tilebeam's main classes were not found: " + main.size());
   }
 

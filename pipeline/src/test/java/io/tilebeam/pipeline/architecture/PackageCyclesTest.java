@@ -27,7 +27,7 @@ class PackageCyclesTest {
   private static final Pattern TEST_JAR = Pattern.compile(".*-tests\\.jar.*");
 
   /** Main classes only: neither test classes nor the test-jar the pipeline's tests borrow. */
-  private static final ImportOption MAIN_ONLY =
+  static final ImportOption MAIN_ONLY =
       location -> !location.contains("/test-classes/") && !location.matches(TEST_JAR);
 
   @ParameterizedTest
