@@ -16,10 +16,11 @@ import org.locationtech.jts.precision.GeometryPrecisionReducer;
 
 /**
  * One geometry as vector-tile commands (MVT 2.1 §4.3): moved onto the tile's integer grid (x right,
- * y down), snapped there without breaking polygon validity, and written as MoveTo, LineTo and
- * ClosePath commands with zigzag deltas. Exterior rings have positive area on the grid (clockwise
- * as drawn) and holes negative. A feature has one type: of a mixed collection, only the parts of
- * the highest dimension are kept.
+ * y down), snapped there without breaking polygon validity (a geometry already on the grid, as the
+ * renderer leaves it, is taken as it is), and written as MoveTo, LineTo and ClosePath commands with
+ * zigzag deltas. Exterior rings have positive area on the grid (clockwise as drawn) and holes
+ * negative. A feature has one type: of a mixed collection, only the parts of the highest dimension
+ * are kept.
  */
 public final class MvtGeometry {
 
@@ -54,12 +55,12 @@ public final class MvtGeometry {
   }
 
   /**
-   * The geometry snapped onto the grid, staying valid. The renderer's check accepts a few rings
-   * that JTS's overlay refuses to reduce (it throws "Reduction failed" on real coastlines at low
-   * zooms): those are fixed in grid units first, and if that too fails, snapped point by point and
-   * fixed, so that one feature never fails its whole tile.
+   * The geometry (in grid units) snap-rounded onto the integer grid, staying valid. The renderer's
+   * check accepts a few rings that JTS's overlay refuses to reduce (it throws "Reduction failed" on
+   * real coastlines at low zooms): those are fixed in grid units first, and if that too fails,
+   * snapped point by point and fixed, so that one feature never fails its whole tile.
    */
-  private static Geometry onGrid(Geometry inGridUnits) {
+  public static Geometry onGrid(Geometry inGridUnits) {
     try {
       return GeometryPrecisionReducer.reduce(inGridUnits, GRID);
     } catch (RuntimeException e) {
@@ -71,8 +72,32 @@ public final class MvtGeometry {
     }
   }
 
+  /**
+   * How far from a grid point a coordinate may lie and still be taken as that point: far more than
+   * the last bits a double loses on the way from grid units to the CRS and back, far less than any
+   * coordinate off the grid is likely to be.
+   */
+  private static final double ON_GRID = 1e-3;
+
+  /** Whether every coordinate is a grid point, up to {@link #ON_GRID}. */
+  private static boolean onGridAlready(Geometry inGridUnits) {
+    for (Coordinate c : inGridUnits.getCoordinates()) {
+      if (Math.abs(c.x - Math.rint(c.x)) > ON_GRID || Math.abs(c.y - Math.rint(c.y)) > ON_GRID) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private Commands encode(Geometry g) {
-    Geometry grid = onGrid(toGrid.transform(g));
+    Geometry inUnits = toGrid.transform(g);
+    // A geometry the renderer finished on this very grid is valid there as it is: rounding each
+    // coordinate to its grid point changes nothing the validity depends on, where snap-rounding the
+    // whole geometry again would cost an overlay per feature.
+    Geometry grid =
+        onGridAlready(inUnits)
+            ? GeometryPrecisionReducer.reducePointwise(inUnits, GRID)
+            : onGrid(inUnits);
     if (grid.isEmpty()) {
       return null;
     }
@@ -184,10 +209,12 @@ public final class MvtGeometry {
     return out.toArray(Coordinate[]::new);
   }
 
+  /** An open ring walked the other way from the same first point. */
   private static Coordinate[] reverse(Coordinate[] c) {
     Coordinate[] r = new Coordinate[c.length];
-    for (int i = 0; i < c.length; i++) {
-      r[i] = c[c.length - 1 - i];
+    r[0] = c[0];
+    for (int i = 1; i < c.length; i++) {
+      r[i] = c[c.length - i];
     }
     return r;
   }

@@ -156,7 +156,7 @@ public final class Protobuf {
     }
 
     /** The current length-delimited field as UTF-8 text. */
-    String string() throws IOException {
+    public String string() throws IOException {
       int length = length();
       String s = new String(buf, pos, length, java.nio.charset.StandardCharsets.UTF_8);
       pos += length;
@@ -193,5 +193,10 @@ public final class Protobuf {
   /** Zigzag encoding of a signed value, as MVT geometry parameters use. */
   static int zigzag(int n) {
     return (n << 1) ^ (n >> 31);
+  }
+
+  /** The signed value of a zigzag-encoded one. */
+  public static int unzigzag(int n) {
+    return (n >>> 1) ^ -(n & 1);
   }
 }

@@ -31,7 +31,8 @@ import org.locationtech.jts.io.WKBReader;
  * Properties keep their names and sorted order; strings, booleans, integers (sint64) and other
  * numbers (double) keep their types, nested values are written as canonical JSON text, nulls are
  * left out. A feature with nothing left on the grid (a polygon smaller than a grid unit) cannot be
- * written; the count returned with the bytes says how many were.
+ * written; the count returned with the bytes says how many were. Pieces come finished on this grid
+ * ({@link #gridExtent()}), valid there, so encoding snaps nothing again.
  */
 public final class MvtFormat implements VectorFormat {
 
@@ -50,6 +51,12 @@ public final class MvtFormat implements VectorFormat {
   @Override
   public boolean dropsSpecks() {
     return true;
+  }
+
+  /** The renderer finishes each piece on the tile's grid, which the encoder writes as it is. */
+  @Override
+  public int gridExtent() {
+    return EXTENT;
   }
 
   @Override

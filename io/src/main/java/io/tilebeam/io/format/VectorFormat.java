@@ -16,12 +16,20 @@ public non-sealed interface VectorFormat extends TileFormat {
   }
 
   /**
-   * Whether rings that simplification leaves smaller than its tolerance are dropped when cut: true
-   * for a format that cannot draw them (a vector tile's grid unit), false where a small island
-   * stays a triangle.
+   * Whether rings smaller than the simplification's tolerance are dropped when cut unless the job
+   * sets {@code minSizePixels}: true for a format that cannot draw them (a vector tile's grid
+   * unit), false where a small island stays a triangle.
    */
   default boolean dropsSpecks() {
     return false;
+  }
+
+  /**
+   * The units a side of the grid this format writes each tile's coordinates on, or 0 for a format
+   * that writes coordinates in the target CRS: the renderer then finishes pieces on that grid.
+   */
+  default int gridExtent() {
+    return 0;
   }
 
   /** True: a vector tile without features is nothing to serve. */

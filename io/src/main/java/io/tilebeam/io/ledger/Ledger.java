@@ -324,24 +324,56 @@ public final class Ledger implements AutoCloseable {
 
   /** Adds features read and pieces cut to a run's progress, in one statement. */
   public void addCutProgress(String runId, long features, long pieces) throws SQLException {
+    addCutProgress(runId, features, pieces, java.util.Map.of());
+  }
+
+  /**
+   * Adds features read, pieces cut and features left out of zooms as smaller than the minimum size
+   * ({@code belowMinSize}, by zoom) to a run's progress, in one statement.
+   */
+  public void addCutProgress(
+      String runId, long features, long pieces, java.util.Map<Integer, Long> belowMinSize)
+      throws SQLException {
+    // The counts by zoom are a JSON object added key by key to the row's, under the row's lock.
     try (PreparedStatement st =
         connection.prepareStatement(
             "UPDATE runs SET features_read = features_read + ?, pieces_cut = pieces_cut + ?,"
+                + " below_min_size = CASE WHEN ?::jsonb = '{}'::jsonb THEN below_min_size ELSE"
+                + " (SELECT jsonb_object_agg(k, coalesce((below_min_size ->> k)::bigint, 0)"
+                + " + coalesce((?::jsonb ->> k)::bigint, 0))"
+                + " FROM (SELECT jsonb_object_keys(below_min_size)"
+                + " UNION SELECT jsonb_object_keys(?::jsonb)) AS keys(k)) END,"
                 + " progress_at = now() WHERE run_id = ?")) {
+      String byZoom = zoomJson(belowMinSize);
       st.setLong(1, features);
       st.setLong(2, pieces);
-      st.setString(3, runId);
+      st.setString(3, byZoom);
+      st.setString(4, byZoom);
+      st.setString(5, byZoom);
+      st.setString(6, runId);
       roundTrips++;
       st.executeUpdate();
     }
+  }
+
+  private static String zoomJson(java.util.Map<Integer, Long> byZoom) {
+    StringBuilder s = new StringBuilder("{");
+    new java.util.TreeMap<>(byZoom)
+        .forEach(
+            (z, n) -> {
+              if (n != 0) {
+                s.append(s.length() > 1 ? "," : "").append('"').append(z).append("\":").append(n);
+              }
+            });
+    return s.append('}').toString();
   }
 
   private RunProgress progressOf(String runId) throws SQLException {
     try (PreparedStatement st =
         connection.prepareStatement(
             "SELECT coalesce(planned, 0), claimed, skipped, done,"
-                + " extract(epoch FROM now() - started_at), features_read, pieces_cut"
-                + " FROM runs WHERE run_id = ?")) {
+                + " extract(epoch FROM now() - started_at), features_read, pieces_cut,"
+                + " below_min_size::text FROM runs WHERE run_id = ?")) {
       st.setString(1, runId);
       roundTrips++;
       try (ResultSet rs = st.executeQuery()) {
@@ -353,7 +385,8 @@ public final class Ledger implements AutoCloseable {
                 rs.getLong(4),
                 java.time.Duration.ofMillis((long) (rs.getDouble(5) * 1000)),
                 rs.getLong(6),
-                rs.getLong(7))
+                rs.getLong(7),
+                RunProgress.byZoom(rs.getString(8)))
             : null;
       }
     }

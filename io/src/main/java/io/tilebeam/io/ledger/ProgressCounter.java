@@ -62,14 +62,22 @@ public final class ProgressCounter implements AutoCloseable {
 
   /** Adds source features read and pieces cut; zeros send nothing. */
   public void addCut(long features, long pieces) {
-    if (features == 0 && pieces == 0) {
+    addCut(features, pieces, java.util.Map.of());
+  }
+
+  /**
+   * Adds source features read, pieces cut and features left out of zooms as smaller than the
+   * minimum size (by zoom); zeros send nothing.
+   */
+  public void addCut(long features, long pieces, java.util.Map<Integer, Long> belowMinSize) {
+    if (features == 0 && pieces == 0 && belowMinSize.isEmpty()) {
       return;
     }
     try {
       ledger.call(
           "record progress",
           l -> {
-            l.addCutProgress(runId, features, pieces);
+            l.addCutProgress(runId, features, pieces, belowMinSize);
             return null;
           });
     } catch (SQLException | RuntimeException e) {

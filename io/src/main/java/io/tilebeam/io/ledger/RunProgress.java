@@ -1,7 +1,12 @@
 package io.tilebeam.io.ledger;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Locale;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * How far a run is, as its workers counted it in the ledger: tiles planned, claimed, skipped
@@ -16,6 +21,8 @@ import java.util.Locale;
  * @param elapsed time since the run started
  * @param featuresRead source features read so far
  * @param piecesCut tile pieces cut from them so far
+ * @param belowMinSize by zoom, features left out of that zoom's tiles as smaller than the minimum
+ *     size (zooms with none absent)
  */
 public record RunProgress(
     long planned,
@@ -24,11 +31,60 @@ public record RunProgress(
     long done,
     Duration elapsed,
     long featuresRead,
-    long piecesCut) {
+    long piecesCut,
+    SortedMap<Integer, Long> belowMinSize) {
 
   /** Progress with nothing read or cut yet. */
   public RunProgress(long planned, long claimed, long skipped, long done, Duration elapsed) {
-    this(planned, claimed, skipped, done, elapsed, 0, 0);
+    this(planned, claimed, skipped, done, elapsed, 0, 0, new TreeMap<>());
+  }
+
+  /** Progress with nothing left out as too small. */
+  public RunProgress(
+      long planned,
+      long claimed,
+      long skipped,
+      long done,
+      Duration elapsed,
+      long featuresRead,
+      long piecesCut) {
+    this(planned, claimed, skipped, done, elapsed, featuresRead, piecesCut, new TreeMap<>());
+  }
+
+  /** Copies the counts by zoom. */
+  public RunProgress {
+    belowMinSize = Collections.unmodifiableSortedMap(new TreeMap<>(belowMinSize));
+  }
+
+  /** The counts by zoom of a JSON object such as {@code {"0": 30, "1": 22}}; zeros left out. */
+  static SortedMap<Integer, Long> byZoom(String json) {
+    SortedMap<Integer, Long> out = new TreeMap<>();
+    if (json == null || json.isBlank()) {
+      return out;
+    }
+    try {
+      new ObjectMapper()
+          .readTree(json)
+          .fields()
+          .forEachRemaining(
+              e -> {
+                long n = e.getValue().asLong();
+                if (n != 0) {
+                  out.put(Integer.parseInt(e.getKey()), n);
+                }
+              });
+    } catch (JsonProcessingException | NumberFormatException e) {
+      // Progress is a best effort: counts that cannot be read are not shown.
+    }
+    return out;
+  }
+
+  /** {@code z0 30, z1 22}: the counts by zoom for a line. */
+  public static String describeByZoom(SortedMap<Integer, Long> byZoom) {
+    StringBuilder s = new StringBuilder();
+    byZoom.forEach(
+        (z, n) -> s.append(s.length() > 0 ? ", " : "").append('z').append(z).append(' ').append(n));
+    return s.toString();
   }
 
   /**
@@ -59,6 +115,10 @@ public record RunProgress(
       s.append(
           String.format(
               Locale.ROOT, "; %,d features read, %,d pieces cut", featuresRead, piecesCut));
+    }
+    if (!belowMinSize.isEmpty()) {
+      // Features a zoom left out as smaller than its grid: a user sees which zooms lose how many.
+      s.append("; features below the minimum size: ").append(describeByZoom(belowMinSize));
     }
     s.append(String.format(Locale.ROOT, "; %,d of %,d claimed done", Math.min(done, work), work));
     double seconds = elapsed.toMillis() / 1000.0;

@@ -28,6 +28,7 @@ final class FeatureCutting implements Serializable {
   private transient ProgressCounter progress;
   private transient long featuresPending;
   private transient long piecesPending;
+  private transient java.util.Map<Integer, Long> belowMinSizePending;
   private transient long lastSent;
   private transient PieceBatches batches;
   private final Counter read = Metrics.counter(ReadFeatures.class, ReadFeatures.FEATURES_READ);
@@ -66,14 +67,17 @@ final class FeatureCutting implements Serializable {
 
   /** Adds what was read and cut since the last time to the run's progress. */
   void flush() {
-    if (ledger != null && (featuresPending > 0 || piecesPending > 0)) {
+    java.util.Map<Integer, Long> dropped =
+        belowMinSizePending == null ? java.util.Map.of() : belowMinSizePending;
+    if (ledger != null && (featuresPending > 0 || piecesPending > 0 || !dropped.isEmpty())) {
       if (progress == null) {
         progress = ProgressCounter.open(ledger, runId);
       }
-      progress.addCut(featuresPending, piecesPending);
+      progress.addCut(featuresPending, piecesPending, dropped);
     }
     featuresPending = 0;
     piecesPending = 0;
+    belowMinSizePending = null;
     lastSent = System.nanoTime();
   }
 
@@ -122,9 +126,24 @@ final class FeatureCutting implements Serializable {
       if (c.repair().repaired()) {
         repaired.inc();
       }
+      countBelowMinSize(c);
     } catch (TileDataException e) {
       deadLettered.inc();
       dead.accept(new FeatureFailure(layer, f.id(), "", e.errorClass(), e.getMessage()));
+    }
+  }
+
+  /**
+   * Counts, zoom by zoom, a feature left out of a zoom's tiles as smaller than the minimum size.
+   */
+  private void countBelowMinSize(FeatureCutter.Cut c) {
+    for (long zooms = c.belowMinSize(); zooms != 0; zooms &= zooms - 1) {
+      int z = Long.numberOfTrailingZeros(zooms);
+      Metrics.counter(ReadFeatures.class, ReadFeatures.belowMinSizeCounter(z)).inc();
+      if (belowMinSizePending == null) {
+        belowMinSizePending = new java.util.TreeMap<>();
+      }
+      belowMinSizePending.merge(z, 1L, Long::sum);
     }
   }
 

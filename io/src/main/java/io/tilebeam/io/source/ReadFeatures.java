@@ -91,6 +91,17 @@ public final class ReadFeatures
   /** Counter of pieces cut for claimed tiles. */
   public static final String PIECES = "piecesCut";
 
+  /**
+   * Prefix of the counters, one per zoom ({@link #belowMinSizeCounter}), of features left out of a
+   * zoom's tiles because every part of them there was smaller than the layer's minimum size.
+   */
+  public static final String BELOW_MIN_SIZE = "featuresBelowMinSize.z";
+
+  /** The counter of features left out of zoom {@code z} as smaller than the minimum size. */
+  public static String belowMinSizeCounter(int z) {
+    return BELOW_MIN_SIZE + z;
+  }
+
   /** Counter of row groups (GeoParquet) left unread because their bbox statistics meet no tile. */
   public static final String ROW_GROUPS_SKIPPED = "rowGroupsSkipped";
 

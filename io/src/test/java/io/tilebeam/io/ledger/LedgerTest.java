@@ -215,9 +215,19 @@ class LedgerTest {
       l.addProgress("run-progress", 0, 0, 200);
       l.addCutProgress("run-progress", 250, 3000);
       l.addCutProgress("run-progress", 0, 41);
+      // Features left out of zooms as too small add up zoom by zoom.
+      l.addCutProgress("run-progress", 0, 0, java.util.Map.of(0, 30L, 1, 22L));
+      l.addCutProgress("run-progress", 0, 0, java.util.Map.of(1, 3L, 7, 1L));
       RunProgress p = l.progress("run-progress");
       assertEquals(250, p.featuresRead());
       assertEquals(3041, p.piecesCut());
+      assertEquals(java.util.Map.of(0, 30L, 1, 25L, 7, 1L), p.belowMinSize());
+      assertTrue(
+          p.describe()
+              .contains(
+                  "3,041 pieces cut; features below the minimum size: z0 30, z1 25, z7 1; 500 of"
+                      + " 900 claimed done"),
+          p.describe());
       assertEquals(1000, p.planned());
       assertEquals(900, p.claimed());
       assertEquals(100, p.skipped());

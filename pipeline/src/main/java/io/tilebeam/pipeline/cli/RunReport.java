@@ -3,6 +3,7 @@ package io.tilebeam.pipeline.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.io.ledger.LedgerIO;
+import io.tilebeam.io.ledger.RunProgress;
 import io.tilebeam.io.sink.TileSinkIO;
 import io.tilebeam.io.source.ReadFeatures;
 import io.tilebeam.transforms.reproject.ReprojectTiles;
@@ -11,6 +12,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.ToLongFunction;
 import org.apache.beam.sdk.metrics.MetricQueryResults;
 import org.apache.beam.sdk.metrics.MetricResult;
@@ -26,9 +29,15 @@ import org.apache.beam.sdk.metrics.MetricsFilter;
  * @param figures every figure of {@link #FIGURES}, by name, in that order
  * @param skippedColumns by layer, the source columns left out of its features' properties (lists,
  *     maps, INT96 timestamps of a GeoParquet source); layers that leave none out are absent
+ * @param belowMinSize by zoom, features left out of that zoom's tiles because every part of them
+ *     there was smaller than the layer's minimum size (zooms with none absent); their sum is the
+ *     figure {@code featuresBelowMinSize}
  */
 public record RunReport(
-    String runId, Map<String, Long> figures, Map<String, List<String>> skippedColumns) {
+    String runId,
+    Map<String, Long> figures,
+    Map<String, List<String>> skippedColumns,
+    SortedMap<Integer, Long> belowMinSize) {
 
   /** A figure of the report: its name in the JSON and how it is read from the counters. */
   private record Figure(String name, ToLongFunction<Counters> read) {}
@@ -61,6 +70,9 @@ public record RunReport(
           counted("piecesCollapsed", ReprojectTiles.COLLAPSED),
           counted("verticesWritten", ReprojectTiles.VERTICES),
           counted("featuresEmpty", ReadFeatures.FEATURES_EMPTY),
+          new Figure(
+              "featuresBelowMinSize",
+              c -> belowMinSize(c).values().stream().mapToLong(Long::longValue).sum()),
           counted("featuresDeadLettered", ReprojectTiles.DEAD_LETTERED),
           counted("coordinatesOutsideDomain", ReadFeatures.OUTSIDE_DOMAIN),
           counted("rowGroupsSkipped", ReadFeatures.ROW_GROUPS_SKIPPED),
@@ -71,11 +83,25 @@ public record RunReport(
   public RunReport {
     figures = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(figures));
     skippedColumns = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(skippedColumns));
+    belowMinSize = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(belowMinSize));
+  }
+
+  /** The counts by zoom of features left out as smaller than the minimum size. */
+  private static SortedMap<Integer, Long> belowMinSize(Counters c) {
+    SortedMap<Integer, Long> out = new TreeMap<>();
+    c.byName()
+        .forEach(
+            (name, n) -> {
+              if (name.startsWith(ReadFeatures.BELOW_MIN_SIZE) && n != 0) {
+                out.put(Integer.parseInt(name.substring(ReadFeatures.BELOW_MIN_SIZE.length())), n);
+              }
+            });
+    return out;
   }
 
   /** The same report, naming the columns each layer left out of its properties. */
   public RunReport withSkippedColumns(Map<String, List<String>> columns) {
-    return new RunReport(runId, figures, columns);
+    return new RunReport(runId, figures, columns, belowMinSize);
   }
 
   private static Figure counted(String name, String counter) {
@@ -94,7 +120,7 @@ public record RunReport(
     Counters counters = new Counters(c);
     Map<String, Long> figures = new LinkedHashMap<>();
     FIGURES.forEach(f -> figures.put(f.name(), f.read().applyAsLong(counters)));
-    return new RunReport(runId, figures, Map.of());
+    return new RunReport(runId, figures, Map.of(), belowMinSize(counters));
   }
 
   /**
@@ -115,7 +141,7 @@ public record RunReport(
     figures.put("skippedCompleted", completed);
     figures.put("skippedInFlight", inFlight);
     figures.put("skippedFailed", failedEarlier);
-    return new RunReport(runId, figures, Map.of());
+    return new RunReport(runId, figures, Map.of(), new TreeMap<>());
   }
 
   /** A figure by its name in the report. */
@@ -137,6 +163,8 @@ public record RunReport(
     ObjectNode o = new ObjectMapper().createObjectNode();
     o.put("runId", runId);
     figures.forEach(o::put);
+    ObjectNode byZoom = o.putObject("featuresBelowMinSizeByZoom");
+    belowMinSize.forEach((z, n) -> byZoom.put(String.valueOf(z), n));
     ObjectNode columns = o.putObject("skippedColumns");
     skippedColumns.forEach(
         (layer, names) -> {
@@ -148,26 +176,31 @@ public record RunReport(
 
   /** A few lines for a person. */
   public String summary() {
+    String dropped =
+        belowMinSize.isEmpty()
+            ? ""
+            : "; features below the minimum size: " + RunProgress.describeByZoom(belowMinSize);
     return String.format(
-        "run %s: %d tiles planned; %d claimed, %d written, %d unchanged, %d failed;"
-            + " skipped %d completed, %d in flight, %d failed earlier; %d duplicates;"
-            + " %d features read, %d pieces cut, %d features written (%d vertices),"
-            + " %d repaired, %d dead-lettered",
-        runId,
-        figure("planned"),
-        figure("claimed"),
-        figure("written"),
-        figure("unchanged"),
-        figure("failed"),
-        figure("skippedCompleted"),
-        figure("skippedInFlight"),
-        figure("skippedFailed"),
-        figure("duplicates"),
-        figure("featuresRead"),
-        figure("piecesCut"),
-        figure("featuresWritten"),
-        figure("verticesWritten"),
-        figure("geometriesRepaired"),
-        figure("featuresDeadLettered"));
+            "run %s: %d tiles planned; %d claimed, %d written, %d unchanged, %d failed;"
+                + " skipped %d completed, %d in flight, %d failed earlier; %d duplicates;"
+                + " %d features read, %d pieces cut, %d features written (%d vertices),"
+                + " %d repaired, %d dead-lettered",
+            runId,
+            figure("planned"),
+            figure("claimed"),
+            figure("written"),
+            figure("unchanged"),
+            figure("failed"),
+            figure("skippedCompleted"),
+            figure("skippedInFlight"),
+            figure("skippedFailed"),
+            figure("duplicates"),
+            figure("featuresRead"),
+            figure("piecesCut"),
+            figure("featuresWritten"),
+            figure("verticesWritten"),
+            figure("geometriesRepaired"),
+            figure("featuresDeadLettered"))
+        + dropped;
   }
 }

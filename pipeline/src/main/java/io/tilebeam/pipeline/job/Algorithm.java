@@ -21,9 +21,12 @@ public final class Algorithm {
    * Vector Tiles, rings simplification leaves smaller than its tolerance are dropped when cut; the
    * component fixer makes up to four passes before the whole-geometry fixer; a feature whose grid
    * reduction JTS refuses is fixed in grid units (real coastlines' tiles at low zooms change, the
-   * sample's do not).
+   * sample's do not). 7: for Mapbox Vector Tiles, pieces are finished on the tile's own grid
+   * (rounded there, repaired only when that folds them, snap-rounded onto it after a repair) and
+   * written as they are; the minimum size of a ring ({@code minSizePixels}, by default the
+   * simplification's tolerance for vector tiles) enters their keys.
    */
-  public static final int VERSION = 6;
+  public static final int VERSION = 7;
 
   private Algorithm() {}
 }

@@ -42,7 +42,8 @@ public final class JobSpecParser {
       Map.of("idColumn", " (GeoJSON ids are the id member)");
 
   /** Job parameters that change the bytes, with what they mean. */
-  static final Set<String> PARAMS = Set.of("bufferPixels", "precision", "simplifyPixels");
+  static final Set<String> PARAMS =
+      Set.of("bufferPixels", "precision", "simplifyPixels", "minSizePixels");
 
   /** The parameters of a raster layer, which all change the pixels. */
   static final Set<String> RASTER_PARAMS =

@@ -116,7 +116,9 @@ final class LayerPlanner {
     }
     VectorFormat format = (VectorFormat) tiles;
     VectorParams params = given.withDefaults(c.target(), format);
-    RenderSpec render = new RenderSpec(c.tms(), c.target(), params.precision());
+    RenderSpec render =
+        new RenderSpec(
+            c.tms(), c.target(), params.precision(), format == null ? 0 : format.gridExtent());
     CutSpec cut =
         new CutSpec(
             c.sourceCrs(),
@@ -126,7 +128,7 @@ final class LayerPlanner {
             params.bufferPixels(),
             params.simplifyPixels(),
             render.cutterGridDigits(),
-            format != null && format.dropsSpecks());
+            params.minSizePixels());
     ArchiveSpec archive = archive(c, tiles);
     return new VectorLayer(
         c.tiling(),

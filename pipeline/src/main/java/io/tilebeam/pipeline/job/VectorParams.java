@@ -15,12 +15,20 @@ import io.tilebeam.transforms.digest.CanonicalJson;
  * @param bufferPixels the buffer around each tile, in pixels of a 256-pixel tile
  * @param simplifyPixels the simplification tolerance, in pixels (0 keeps every vertex)
  * @param precision decimal places of output coordinates
+ * @param minSizePixels the size, in pixels, below which a polygon's ring is dropped when it is
+ *     smaller both across and down (0 keeps every ring)
  */
-public record VectorParams(Double bufferPixels, Double simplifyPixels, Integer precision)
+public record VectorParams(
+    Double bufferPixels, Double simplifyPixels, Integer precision, Double minSizePixels)
     implements LayerParams {
 
   /** A job that gives no parameters. */
-  public static final VectorParams NONE = new VectorParams(null, null, null);
+  public static final VectorParams NONE = new VectorParams(null, null, null, null);
+
+  /** Parameters without a minimum size (the format's default). */
+  public VectorParams(Double bufferPixels, Double simplifyPixels, Integer precision) {
+    this(bufferPixels, simplifyPixels, precision, null);
+  }
 
   /** Decimal places of coordinates in degrees when the job sets none: 1e-8° is about 1.1 mm. */
   static final int DEFAULT_PRECISION_DEGREES = 8;
@@ -36,14 +44,21 @@ public record VectorParams(Double bufferPixels, Double simplifyPixels, Integer p
    * {@code format} (null for rows in a PostGIS table).
    */
   VectorParams withDefaults(CrsRef target, VectorFormat format) {
-    return new VectorParams(
-        bufferPixels != null ? bufferPixels : DEFAULT_BUFFER_PIXELS,
+    double simplify =
         simplifyPixels != null
             ? simplifyPixels
-            : format == null ? 0 : format.defaultSimplifyPixels(),
+            : format == null ? 0 : format.defaultSimplifyPixels();
+    return new VectorParams(
+        bufferPixels != null ? bufferPixels : DEFAULT_BUFFER_PIXELS,
+        simplify,
         precision != null
             ? precision
-            : CrsFacts.angular(target) ? DEFAULT_PRECISION_DEGREES : DEFAULT_PRECISION_LINEAR);
+            : CrsFacts.angular(target) ? DEFAULT_PRECISION_DEGREES : DEFAULT_PRECISION_LINEAR,
+        // A format that cannot draw a ring smaller than the simplification's tolerance (a vector
+        // tile's grid unit, by default) drops those; every other keeps every ring.
+        minSizePixels != null
+            ? minSizePixels
+            : format != null && format.dropsSpecks() ? simplify : 0);
   }
 
   /** The parameters as canonical JSON, those not set left out: with defaults, the keys' part. */
@@ -57,6 +72,10 @@ public record VectorParams(Double bufferPixels, Double simplifyPixels, Integer p
     }
     if (simplifyPixels != null) {
       o.put("simplifyPixels", simplifyPixels);
+    }
+    // Left out when 0, so that the keys of layers that keep every ring stay as they were.
+    if (minSizePixels != null && minSizePixels != 0) {
+      o.put("minSizePixels", minSizePixels);
     }
     return CanonicalJson.write(o);
   }

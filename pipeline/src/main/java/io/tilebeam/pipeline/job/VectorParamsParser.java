@@ -3,8 +3,9 @@ package io.tilebeam.pipeline.job;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * The form of a vector layer's {@code params}: {@code bufferPixels} and {@code simplifyPixels}
- * (pixels of a 256-pixel tile, in [0, 256]) and {@code precision} (decimal places, in [0, 12]).
+ * The form of a vector layer's {@code params}: {@code bufferPixels}, {@code simplifyPixels} and
+ * {@code minSizePixels} (pixels of a 256-pixel tile, in [0, 256]) and {@code precision} (decimal
+ * places, in [0, 12]).
  */
 final class VectorParamsParser {
 
@@ -23,7 +24,8 @@ final class VectorParamsParser {
     return new VectorParams(
         pixels(node.get("bufferPixels"), path + ".bufferPixels"),
         pixels(node.get("simplifyPixels"), path + ".simplifyPixels"),
-        precision(node.get("precision"), path + ".precision"));
+        precision(node.get("precision"), path + ".precision"),
+        pixels(node.get("minSizePixels"), path + ".minSizePixels"));
   }
 
   /** A number of pixels in [0, 256], or null when not given. */

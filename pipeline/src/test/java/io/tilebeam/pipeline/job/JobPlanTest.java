@@ -73,11 +73,11 @@ class JobPlanTest {
    */
   @ParameterizedTest
   @CsvSource({
-    "islands, 0, 0, 0, ch5sfwzms4pzpns4zdkghmvbcvlccwvx5rikw5xdyihf64l5dncq",
-    "pacific, 2, 0, 0, y3bbl527bwphx2c37nbgabqdcc23odptgqzhsfmacdkv3uzjdhba",
-    "vector, 1, 0, 0, hy3hfdk25q6rwa5jhjm4qb6jsyvguthipdwuhhkztkw5mnuuklla",
-    "terrain, 8, 133, 89, aurdk3xomr6wl3sxtyqcidpv6s4k26kp66lo6d7foardhadihsda",
-    "terrain, 8, 134, 89, zw7plaiiwmms4ghbpe3p3sjmm6vljlfmsmmxxhkq4yw3cd5oha6a",
+    "islands, 0, 0, 0, njsd3l2r5idy7xhs4ar6rd5ma5h4ybjpxsa3e5j5vwpzvty66h6q",
+    "pacific, 2, 0, 0, 2ytapnjxjtczmvotnvuslcerifj545lbakq7nu7shdxd5gmfjc2q",
+    "vector, 1, 0, 0, qyh6i2slytg65vnpjkd2hfrnr3peogfovxqijoqfx77lkcstyhpq",
+    "terrain, 8, 133, 89, afpxkp7gvr36b33t2ry66rjmbrwrmmctqkr7ap2odpy4imvjxx5a",
+    "terrain, 8, 134, 89, cdsej7atex35qllvukc2mzdxdty2ru6q7gm7hqqcjusottba5u5q",
   })
   void sampleKeysArePinned(String name, int z, int x, int y, String expected) throws IOException {
     assertEquals(expected, key(layer(plan(sample()), name), z, x, y));
@@ -98,8 +98,14 @@ class JobPlanTest {
     // MVT simplifies by default, and drops what its grid cannot draw.
     VectorLayer vector = (VectorLayer) layer(plan, "vector");
     assertTrue(vector.read().cut().simplifyPixels() > 0, vector.template().params());
-    assertTrue(vector.read().cut().dropsSpecks());
-    assertFalse(islands.read().cut().dropsSpecks());
+    // ... drops by default what its grid cannot draw (rings under the tolerance), and finishes
+    // pieces on the tile's own 4096-unit grid.
+    assertEquals(1.0 / 16, vector.read().cut().minSizePixels());
+    assertTrue(vector.template().params().contains("\"minSizePixels\":0.0625"));
+    assertEquals(4096, vector.render().gridExtent());
+    assertEquals(0, islands.read().cut().minSizePixels());
+    assertEquals(0, islands.render().gridExtent());
+    assertFalse(islands.template().params().contains("minSizePixels"));
     assertEquals(16.0, vector.read().cut().bufferPixels());
   }
 
@@ -130,7 +136,7 @@ class JobPlanTest {
     assertTrue(params.contains("\"bands\":[1]"), params);
     // Another tile size is other work.
     assertFalse(
-        key(terrain, 8, 133, 89).equals("aurdk3xomr6wl3sxtyqcidpv6s4k26kp66lo6d7foardhadihsda"));
+        key(terrain, 8, 133, 89).equals("afpxkp7gvr36b33t2ry66rjmbrwrmmctqkr7ap2odpy4imvjxx5a"));
   }
 
   @Test

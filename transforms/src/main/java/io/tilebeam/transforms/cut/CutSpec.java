@@ -9,11 +9,12 @@ import java.io.Serializable;
  * which zooms, with which buffer around each tile and which simplification, both in pixels of the
  * zoom being cut. {@code gridDigits}, when not -1, rounds the pieces onto the output grid of that
  * many decimals at the cutter ({@link GridPiece}): only right where the target CRS is the matrix
- * set's, so that the renderer's own rounding would make the same coordinates. {@code dropsSpecks}
- * drops, after simplification, a ring smaller than the tolerance in both directions (a speck): for
- * an output that cannot draw it (a vector tile's grid unit is the tolerance), where keeping every
- * island as a triangle made a low zoom of real coastlines thousands of overlapping triangles to
- * repair.
+ * set's, so that the renderer's own rounding would make the same coordinates. {@code
+ * minSizePixels}, when positive, drops after simplification a ring smaller than that many pixels in
+ * both directions (a speck): for an output that cannot draw it (a vector tile's grid unit), where
+ * keeping every island as a triangle made a low zoom of real coastlines thousands of overlapping
+ * triangles to repair. A feature left with nothing at a zoom that way is counted ({@link
+ * FeatureCutter.Cut}).
  */
 public record CutSpec(
     CrsRef sourceCrs,
@@ -23,7 +24,7 @@ public record CutSpec(
     double bufferPixels,
     double simplifyPixels,
     int gridDigits,
-    boolean dropsSpecks)
+    double minSizePixels)
     implements Serializable {
 
   /** A spec that keeps every ring, however small simplification leaves it. */
@@ -35,15 +36,7 @@ public record CutSpec(
       double bufferPixels,
       double simplifyPixels,
       int gridDigits) {
-    this(
-        sourceCrs,
-        tileMatrixSet,
-        minZoom,
-        maxZoom,
-        bufferPixels,
-        simplifyPixels,
-        gridDigits,
-        false);
+    this(sourceCrs, tileMatrixSet, minZoom, maxZoom, bufferPixels, simplifyPixels, gridDigits, 0);
   }
 
   /** A spec whose pieces stay in full precision (WKB). */
@@ -54,7 +47,7 @@ public record CutSpec(
       int maxZoom,
       double bufferPixels,
       double simplifyPixels) {
-    this(sourceCrs, tileMatrixSet, minZoom, maxZoom, bufferPixels, simplifyPixels, -1, false);
+    this(sourceCrs, tileMatrixSet, minZoom, maxZoom, bufferPixels, simplifyPixels, -1, 0);
   }
 
   /** Checks the zooms, buffer, tolerance and grid. */
@@ -67,6 +60,9 @@ public record CutSpec(
     }
     if (gridDigits < -1 || gridDigits > 15) {
       throw new IllegalArgumentException("gridDigits must be in [-1, 15], was " + gridDigits);
+    }
+    if (!(minSizePixels >= 0) || minSizePixels > 256) {
+      throw new IllegalArgumentException("minSizePixels must be in [0, 256], was " + minSizePixels);
     }
     if (!(simplifyPixels >= 0) || simplifyPixels > 256) {
       throw new IllegalArgumentException(

@@ -42,8 +42,22 @@ public final class FeatureCutter {
    * @param outsideDomain its coordinates outside the source CRS's domain of validity
    * @param pieces the pieces handed on
    * @param repair how its geometry was made valid before cutting ({@code VALID} when it was)
+   * @param belowMinSize the zooms (bit {@code z} set for zoom {@code z}) at which the feature left
+   *     no piece in any wanted tile because every part of it there was smaller than the minimum
+   *     size ({@link CutSpec#minSizePixels()}): it is missing from those zooms' tiles
    */
-  public record Cut(boolean empty, long outsideDomain, long pieces, GeometryRepair.Rung repair) {}
+  public record Cut(
+      boolean empty,
+      long outsideDomain,
+      long pieces,
+      GeometryRepair.Rung repair,
+      long belowMinSize) {
+
+    /** Whether the feature was dropped as too small at zoom {@code z}. */
+    public boolean droppedAt(int z) {
+      return z < Long.SIZE && (belowMinSize & (1L << z)) != 0;
+    }
+  }
 
   private final CutSpec spec;
   private final TileCutter cutter;
@@ -58,7 +72,7 @@ public final class FeatureCutter {
   /** A cutter for one layer. */
   public FeatureCutter(CutSpec spec) {
     this.spec = spec;
-    this.cutter = new TileCutter(spec.tileMatrixSet(), spec.bufferPixels(), spec.dropsSpecks());
+    this.cutter = new TileCutter(spec.tileMatrixSet(), spec.bufferPixels(), spec.minSizePixels());
     this.toTms =
         new CoordinateTransformer(
             CrsTransforms.operation(spec.sourceCrs(), spec.tileMatrixSet().crs())
@@ -148,7 +162,7 @@ public final class FeatureCutter {
       }
     }
     if (source.isEmpty()) {
-      return new Cut(true, 0, 0, GeometryRepair.Rung.VALID);
+      return new Cut(true, 0, 0, GeometryRepair.Rung.VALID, 0);
     }
     if (geographic) {
       try {
@@ -178,22 +192,28 @@ public final class FeatureCutter {
     }
     ComponentGate gate = gated ? gate(source) : ComponentGate.ALL;
     long[] pieces = {0};
+    long belowMinSize = 0;
     for (int z = spec.minZoom(); z <= spec.maxZoom(); z++) {
-      cutter.cut(
-          inTms,
-          z,
-          spec.simplifyPixels(),
-          filter,
-          gate,
-          (tile, piece) -> {
-            pieces[0]++;
-            sink.accept(
-                tile,
-                new FeaturePiece(
-                    feature.id(), piece.encoded(spec.gridDigits()), feature.properties()));
-          });
+      long before = pieces[0];
+      long specks =
+          cutter.cut(
+              inTms,
+              z,
+              spec.simplifyPixels(),
+              filter,
+              gate,
+              (tile, piece) -> {
+                pieces[0]++;
+                sink.accept(
+                    tile,
+                    new FeaturePiece(
+                        feature.id(), piece.encoded(spec.gridDigits()), feature.properties()));
+              });
+      if (specks > 0 && pieces[0] == before && z < Long.SIZE) {
+        belowMinSize |= 1L << z;
+      }
     }
-    return new Cut(false, outside, pieces[0], valid.rung());
+    return new Cut(false, outside, pieces[0], valid.rung(), belowMinSize);
   }
 
   /** The search-box rule for each component of the source geometry. */

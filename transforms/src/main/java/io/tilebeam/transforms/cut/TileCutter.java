@@ -32,21 +32,21 @@ public final class TileCutter {
 
   private final TileMatrixSet tms;
   private final double bufferPixels;
-  private final boolean dropsSpecks;
+  private final double minSizePixels;
 
   /** A cutter for tiles of {@code tms} grown by {@code bufferPixels} on every side. */
   public TileCutter(TileMatrixSet tms, double bufferPixels) {
-    this(tms, bufferPixels, false);
+    this(tms, bufferPixels, 0);
   }
 
   /**
-   * A cutter that also drops the rings simplification leaves smaller than its tolerance ({@link
-   * CutSpec#dropsSpecks()}).
+   * A cutter that also drops the rings (after simplification) smaller than {@code minSizePixels}
+   * both across and down ({@link CutSpec#minSizePixels()}); 0 keeps every ring.
    */
-  public TileCutter(TileMatrixSet tms, double bufferPixels, boolean dropsSpecks) {
+  public TileCutter(TileMatrixSet tms, double bufferPixels, double minSizePixels) {
     this.tms = tms;
     this.bufferPixels = bufferPixels;
-    this.dropsSpecks = dropsSpecks;
+    this.minSizePixels = minSizePixels;
   }
 
   /**
@@ -74,8 +74,9 @@ public final class TileCutter {
    * order.
    *
    * @param simplifyPixels the Douglas–Peucker tolerance in pixels of this zoom, 0 for none
+   * @return the rings dropped as smaller than the minimum size that lay in a wanted tile
    */
-  public void cut(
+  public long cut(
       Geometry g,
       int z,
       double simplifyPixels,
@@ -89,7 +90,9 @@ public final class TileCutter {
             Stripes.columns(m, bufferPixels),
             Stripes.rows(m, bufferPixels),
             simplifyPixels * m.tileSpanX() / m.tileWidthPixels(),
+            minSizePixels * m.tileSpanX() / m.tileWidthPixels(),
             filter);
+    long[] dropped = {0};
     // Sorted by tile, so that what follows sees the same sequence on every run.
     Map<Long, TilePiece> pieces = new TreeMap<>();
     List<Geometry> parts = components(g);
@@ -104,7 +107,7 @@ public final class TileCutter {
             }
           };
       if (part instanceof Polygon p) {
-        cutPolygon(p, zoom, add);
+        dropped[0] += cutPolygon(p, zoom, add);
       } else if (part instanceof LineString l) {
         cutLine(l, zoom, add);
       } else if (part instanceof Point p) {
@@ -117,6 +120,7 @@ public final class TileCutter {
             sink.accept(TileId.of(z, cell >>> 32, cell & 0xffffffffL), piece);
           }
         });
+    return dropped[0];
   }
 
   /** What one component adds to one tile's piece. */
@@ -125,7 +129,18 @@ public final class TileCutter {
   }
 
   /** One zoom's stripes, tolerance and wanted tiles. */
-  private record Zoom(int z, Stripes columns, Stripes rows, double tolerance, TileFilter filter) {
+  private record Zoom(
+      int z, Stripes columns, Stripes rows, double tolerance, double minSize, TileFilter filter) {
+
+    /** Whether the tile that holds the middle of {@code ring} is wanted. */
+    boolean wantsMiddleOf(PointBuffer ring) {
+      double[] b = bounds(ring);
+      double x = (b[0] + b[2]) / 2;
+      double y = (b[1] + b[3]) / 2;
+      long c = columns.first(x, x);
+      long r = rows.first(y, y);
+      return c >= 0 && r >= 0 && filter.wants(z, c, r);
+    }
 
     /** The wanted columns from {@code first} to {@code last}. */
     boolean[] wantedColumns(long first, long last) {
@@ -146,26 +161,30 @@ public final class TileCutter {
     }
   }
 
-  /** Whether a ring is smaller than {@code tolerance} both across and down. */
-  private static boolean isSpeck(PointBuffer ring, double tolerance) {
+  /** Whether a ring is smaller than {@code size} both across and down. */
+  private static boolean isSpeck(PointBuffer ring, double size) {
     double[] b = bounds(ring);
-    return b[2] - b[0] < tolerance && b[3] - b[1] < tolerance;
+    return b[2] - b[0] < size && b[3] - b[1] < size;
   }
 
   private static long cell(long x, long y) {
     return (x << 32) | y;
   }
 
-  private void cutPolygon(Polygon p, Zoom zoom, BiConsumer<Long, Adder> add) {
+  /** Cuts one polygon; returns how many of its rings in wanted tiles were dropped as specks. */
+  private long cutPolygon(Polygon p, Zoom zoom, BiConsumer<Long, Adder> add) {
     Map<Long, List<PointBuffer>> slices = new HashMap<>();
+    long dropped = 0;
     for (int r = 0; r <= p.getNumInteriorRing(); r++) {
       LineString ring = r == 0 ? p.getExteriorRing() : p.getInteriorRingN(r - 1);
       PointBuffer points = ringPoints(ring.getCoordinateSequence(), r == 0);
       if (zoom.tolerance() > 0) {
         points = Simplifier.ring(points, zoom.tolerance());
-        if (dropsSpecks && isSpeck(points, zoom.tolerance())) {
-          continue;
-        }
+      }
+      if (zoom.minSize() > 0 && points.size() > 0 && isSpeck(points, zoom.minSize())) {
+        // Only a shell counts as a part of the feature lost; a speck of a hole loses nothing.
+        dropped += r == 0 && zoom.wantsMiddleOf(points) ? 1 : 0;
+        continue;
       }
       if (points.size() < 3) {
         continue;
@@ -183,6 +202,7 @@ public final class TileCutter {
         add.accept(e.getKey(), piece -> polygons.forEach(piece::addPolygon));
       }
     }
+    return dropped;
   }
 
   /** Slices a ring into columns, then each column's slice into rows, keyed by tile. */

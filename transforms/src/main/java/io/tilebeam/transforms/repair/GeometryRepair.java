@@ -142,7 +142,7 @@ public final class GeometryRepair {
   }
 
   /** Whether the geometry is valid; polygons by {@link PolygonValidity}, which scales. */
-  static boolean valid(Geometry g) {
+  public static boolean valid(Geometry g) {
     return isPolygonal(g) ? PolygonValidity.check(g).valid() : g.isValid();
   }
 

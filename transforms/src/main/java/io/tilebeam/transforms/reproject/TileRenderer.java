@@ -22,10 +22,11 @@ import org.opengis.referencing.operation.TransformException;
 
 /**
  * Finishes one tile from its features' pieces (already cut to the buffered tile in the matrix set's
- * CRS): each piece goes to the target CRS, is rounded to the layer's precision, checked for
- * validity and repaired only when the check fails ({@link GeometryRepair}). Features come out
- * sorted by id, so equal work gives equal content. A piece that cannot be used goes to the tile's
- * dead letters with its id and reason; one with nothing left after rounding is counted.
+ * CRS): each piece goes to the target CRS, is rounded to the layer's precision (or onto the tile's
+ * grid, {@link TileGrid}), checked for validity and repaired only when the check fails ({@link
+ * GeometryRepair}). Features come out sorted by id, so equal work gives equal content. A piece that
+ * cannot be used goes to the tile's dead letters with its id and reason; one with nothing left
+ * after rounding is counted.
  */
 public final class TileRenderer {
 
@@ -34,19 +35,55 @@ public final class TileRenderer {
           .thenComparing(RenderedFeature::wkb, Arrays::compare)
           .thenComparing(RenderedFeature::properties);
 
+  private final RenderSpec spec;
   private final CoordinateTransformer toTarget;
   private final GeometryRounder rounder;
+  private final GeometryRounder gridRounder = new GeometryRounder(0);
   private final GeometryRepair repair;
   private final GeometryFactory factory = new GeometryFactory();
 
   /** A renderer for one layer. */
   public TileRenderer(RenderSpec spec) {
+    this.spec = spec;
     this.toTarget =
         new CoordinateTransformer(
             CrsTransforms.operation(spec.tileMatrixSet().crs(), spec.targetCrs())
                 .getMathTransform());
     this.rounder = new GeometryRounder(spec.precisionDigits());
     this.repair = GeometryRepair.onGrid(spec.precisionDigits());
+  }
+
+  /**
+   * A piece in the target CRS finished: rounded, valid; null when rounding left nothing of it. Onto
+   * a tile's grid, each coordinate is rounded alone first, which leaves most pieces valid for the
+   * cost of one check; a piece that rounding folded is repaired at the layer's precision and then
+   * snap-rounded onto the grid, which keeps it valid there.
+   */
+  private GeometryRepair.Repaired finish(Geometry target, TileGrid grid) throws TileDataException {
+    if (grid != null) {
+      Geometry onGrid = gridRounder.round(grid.toGrid(target));
+      if (onGrid.isEmpty()) {
+        return null;
+      }
+      if (GeometryRepair.valid(onGrid)) {
+        return new GeometryRepair.Repaired(onGrid, GeometryRepair.Rung.VALID);
+      }
+    }
+    Geometry rounded = rounder.round(target);
+    if (rounded.isEmpty()) {
+      return null;
+    }
+    GeometryRepair.Repaired r = repair.repair(rounded);
+    if (grid == null) {
+      return r;
+    }
+    Geometry snapped = grid.snap(r.geometry());
+    if (snapped.isEmpty()) {
+      return null;
+    }
+    // Folded by rounding alone: a rounding artefact, cleaned; else repaired as the repair says.
+    return new GeometryRepair.Repaired(
+        snapped, r.rung() == GeometryRepair.Rung.VALID ? GeometryRepair.Rung.CLEANED : r.rung());
   }
 
   /** The tile's content, its dead letters and what it took. */
@@ -60,19 +97,22 @@ public final class TileRenderer {
     long repaired = 0;
     long collapsed = 0;
     long vertices = 0;
+    TileGrid grid =
+        spec.gridExtent() > 0
+            ? TileGrid.of(spec.tileMatrixSet(), tile.work().tile(), spec.gridExtent())
+            : null;
     for (FeaturePiece piece : tile.pieces()) {
       try {
-        Geometry rounded = rounder.round(transform(read(reader, piece)));
-        if (rounded.isEmpty()) {
+        GeometryRepair.Repaired r = finish(transform(read(reader, piece)), grid);
+        if (r == null) {
           collapsed++;
           continue;
         }
-        GeometryRepair.Repaired r = repair.repair(rounded);
         cleaned += r.rung().cleaned() ? 1 : 0;
         repaired += r.rung().repaired() ? 1 : 0;
         vertices += r.geometry().getNumPoints();
-        out.add(
-            new RenderedFeature(piece.id(), WkbBytes.of(writer, r.geometry()), piece.properties()));
+        Geometry finished = grid == null ? r.geometry() : grid.fromGrid(r.geometry());
+        out.add(new RenderedFeature(piece.id(), WkbBytes.of(writer, finished), piece.properties()));
       } catch (TileDataException e) {
         deadLetters.add(
             new FeatureFailure(

