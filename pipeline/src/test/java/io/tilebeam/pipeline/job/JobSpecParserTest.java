@@ -75,6 +75,9 @@ class JobSpecParserTest {
   void vectorParamsAreTypedAndOnlyThoseGivenAreSet() {
     LayerParams p = only(job("geojson", "{bufferPixels: 16, precision: 2}")).params();
     assertEquals(new VectorParams(16.0, null, 2), p);
+    assertEquals(
+        new VectorParams(null, null, null, 0.5),
+        only(job("geojson", "{minSizePixels: 0.5}")).params());
   }
 
   @Test
@@ -108,6 +111,7 @@ class JobSpecParserTest {
         "geojson | {bufferPixels: 300}          | layers[0].params.bufferPixels   | in [0, 256]",
         "geojson | {bufferPixels: wide}         | layers[0].params.bufferPixels   | in [0, 256]",
         "geojson | {simplifyPixels: -1}         | layers[0].params.simplifyPixels | in [0, 256]",
+        "geojson | {minSizePixels: 257}         | layers[0].params.minSizePixels  | in [0, 256]",
         "geojson | {precision: 13}              | layers[0].params.precision      | [0, 12]",
         "geojson | {precision: 2.5}             | layers[0].params.precision      | whole number",
         "geojson | {resampling: bilinear}       | layers[0].params.resampling     | unknown parameter",

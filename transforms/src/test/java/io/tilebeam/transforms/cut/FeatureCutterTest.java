@@ -1,6 +1,7 @@
 package io.tilebeam.transforms.cut;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -128,5 +129,49 @@ class FeatureCutterTest {
     Geometry g = new WKBReader().read(pieces.get(TileId.of(0, 0, 0)).wkb());
     assertEquals(4, g.getNumPoints());
     assertTrue(g.getArea() > 0);
+  }
+
+  @Test
+  void aFeatureSmallerThanTheMinimumSizeIsLeftOutOfAZoomAndCounted() throws Exception {
+    // An islet of about 1.1 km and a 400 km island, one feature: with a minimum size of one
+    // pixel, the islet is gone wherever a pixel is wider than it (zooms 0-6: 611 m a pixel at
+    // z8, 1.2 km at z7, 2.4 km at z6), and the feature with it only where the island is gone too.
+    CutSpec spec = new CutSpec(CrsRef.of("EPSG:4326"), WEB, 0, 8, 0, 0, -1, 1);
+    Feature islet = feature("islet", "POLYGON((10 10, 10.01 10, 10.01 10.01, 10 10.01, 10 10))");
+    Map<TileId, FeaturePiece> pieces = new TreeMap<>();
+    FeatureCutter.Cut c = new FeatureCutter(spec).cut(islet, TileFilter.ALL, pieces::put);
+    for (int z = 0; z <= 6; z++) {
+      int zoom = z;
+      assertTrue(c.droppedAt(z), "zoom " + z);
+      assertTrue(pieces.keySet().stream().noneMatch(t -> t.z() == zoom), "zoom " + z);
+    }
+    assertFalse(c.droppedAt(8));
+    assertTrue(pieces.keySet().stream().anyMatch(t -> t.z() == 8));
+    // With an island beside it, the feature is in every zoom: nothing is counted.
+    Feature both =
+        feature(
+            "both",
+            "MULTIPOLYGON(((10 10, 10.01 10, 10.01 10.01, 10 10.01, 10 10)),"
+                + " ((12 12, 16 12, 16 16, 12 16, 12 12)))");
+    FeatureCutter.Cut c2 = new FeatureCutter(spec).cut(both, TileFilter.ALL, (t, p) -> {});
+    assertEquals(0, c2.belowMinSize());
+    // Without a minimum size, nothing is dropped.
+    CutSpec keepAll = new CutSpec(CrsRef.of("EPSG:4326"), WEB, 0, 8, 0, 0);
+    FeatureCutter.Cut c3 = new FeatureCutter(keepAll).cut(islet, TileFilter.ALL, (t, p) -> {});
+    assertEquals(0, c3.belowMinSize());
+    // A dropped ring in a tile nobody asked for counts for nothing.
+    TileFilter none =
+        new TileFilter() {
+          @Override
+          public boolean wantsColumn(int z, long x) {
+            return false;
+          }
+
+          @Override
+          public boolean wants(int z, long x, long y) {
+            return false;
+          }
+        };
+    assertEquals(0, new FeatureCutter(spec).cut(islet, none, (t, p) -> {}).belowMinSize());
   }
 }

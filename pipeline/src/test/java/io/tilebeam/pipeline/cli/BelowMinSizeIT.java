@@ -1,0 +1,90 @@
+package io.tilebeam.pipeline.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a vector tile layer leaves out is said: an islet smaller than a grid unit at the low zooms
+ * of an MVT job is missing from those zooms' tiles, and the report counts it zoom by zoom; a larger
+ * {@code minSizePixels} leaves it out of more zooms.
+ */
+class BelowMinSizeIT {
+
+  @TempDir Path dir;
+
+  /** An islet of about 1.1 km (in Web Mercator at 10°N) and a 440 km island. */
+  private Path source() throws Exception {
+    Path source = dir.resolve("islands.geojson");
+    Files.writeString(
+        source,
+        "{\"type\":\"FeatureCollection\",\"features\":["
+            + "{\"type\":\"Feature\",\"id\":\"islet\",\"properties\":{},\"geometry\":"
+            + "{\"type\":\"Polygon\",\"coordinates\":"
+            + "[[[10,10],[10.01,10],[10.01,10.01],[10,10.01],[10,10]]]}},"
+            + "{\"type\":\"Feature\",\"id\":\"island\",\"properties\":{},\"geometry\":"
+            + "{\"type\":\"Polygon\",\"coordinates\":[[[12,12],[16,12],[16,16],[12,16],[12,12]]]}}"
+            + "]}");
+    return source;
+  }
+
+  private JsonNode run(String name, String params) throws Exception {
+    Path job = dir.resolve(name + ".yaml");
+    Files.writeString(
+        job,
+        "namespace: "
+            + name
+            + "\nlayers:\n"
+            + "  - name: islands\n"
+            + "    source: {uri: "
+            + source()
+            + ", format: geojson}\n"
+            + "    extents: [{bbox: [9, 9, 17, 17]}]\n"
+            + "    tileMatrixSet: WebMercatorQuad\n"
+            + "    zooms: [0, 6]\n"
+            + "    targetCrs: EPSG:3857\n"
+            + "    output: {uri: "
+            + dir.resolve(name)
+            + ", format: mvt}\n"
+            + params);
+    return TestJobs.runReporting(
+        dir.resolve(name + ".json"),
+        "--job",
+        job.toString(),
+        "--home",
+        dir.resolve("home-" + name).toString(),
+        "--runner=DirectRunner");
+  }
+
+  @Test
+  void anIsletBelowTheGridIsLeftOutAndCountedByZoom() throws Exception {
+    // One grid unit (1/16 pixel) is 9.8 km at zoom 0 and 1.2 km at zoom 3, 611 m at zoom 4.
+    JsonNode byDefault = run("defaults", "");
+    assertEquals(4, byDefault.get("featuresBelowMinSize").asLong(), byDefault.toString());
+    JsonNode byZoom = byDefault.get("featuresBelowMinSizeByZoom");
+    for (int z = 0; z <= 3; z++) {
+      assertEquals(1, byZoom.path(String.valueOf(z)).asLong(), byDefault.toString());
+    }
+    assertFalse(byZoom.has("4"), byDefault.toString());
+    assertEquals(0, byDefault.get("failed").asLong(), byDefault.toString());
+
+    // Half a pixel: the islet is under it up to zoom 6 (a pixel is 2.4 km there).
+    JsonNode larger = run("larger", "    params: {minSizePixels: 0.5}\n");
+    assertEquals(7, larger.get("featuresBelowMinSize").asLong(), larger.toString());
+    assertTrue(larger.get("featuresBelowMinSizeByZoom").has("6"), larger.toString());
+    // The islet's own tile at zoom 6 holds it by default, and not with half a pixel.
+    Path kept = dir.resolve("defaults/islands/6/33/30.mvt");
+    Path dropped = dir.resolve("larger/islands/6/33/30.mvt");
+    assertTrue(Files.readString(kept, StandardCharsets.ISO_8859_1).contains("islet"));
+    assertFalse(
+        Files.exists(dropped)
+            && Files.readString(dropped, StandardCharsets.ISO_8859_1).contains("islet"));
+  }
+}
