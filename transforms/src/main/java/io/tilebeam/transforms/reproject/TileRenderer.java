@@ -57,7 +57,8 @@ public final class TileRenderer {
    * A piece in the target CRS finished: rounded, valid; null when rounding left nothing of it. Onto
    * a tile's grid, each coordinate is rounded alone first, which leaves most pieces valid for the
    * cost of one check; a piece that rounding folded is repaired at the layer's precision and then
-   * snap-rounded onto the grid, which keeps it valid there.
+   * rounded onto the grid again, or snap-rounded onto it (which keeps it valid there) if that folds
+   * it once more.
    */
   private GeometryRepair.Repaired finish(Geometry target, TileGrid grid) throws TileDataException {
     if (grid != null) {
@@ -77,13 +78,20 @@ public final class TileRenderer {
     if (grid == null) {
       return r;
     }
+    GeometryRepair.Rung rung =
+        r.rung() == GeometryRepair.Rung.VALID ? GeometryRepair.Rung.CLEANED : r.rung();
+    // Repaired, the piece often rounds onto the grid coordinate by coordinate without folding
+    // again (the fold was an overlap the repair merged): one check spares the snap-rounding.
+    Geometry pointwise = gridRounder.round(grid.toGrid(r.geometry()));
+    if (!pointwise.isEmpty() && GeometryRepair.valid(pointwise)) {
+      return new GeometryRepair.Repaired(pointwise, rung);
+    }
     Geometry snapped = grid.snap(r.geometry());
     if (snapped.isEmpty()) {
       return null;
     }
     // Folded by rounding alone: a rounding artefact, cleaned; else repaired as the repair says.
-    return new GeometryRepair.Repaired(
-        snapped, r.rung() == GeometryRepair.Rung.VALID ? GeometryRepair.Rung.CLEANED : r.rung());
+    return new GeometryRepair.Repaired(snapped, rung);
   }
 
   /** The tile's content, its dead letters and what it took. */
