@@ -16,7 +16,8 @@
 #
 # The data is fetched with npm the first time into $TILEBEAM_BENCH_DATA (default
 # ~/.cache/tilebeam-bench), outside the repository; it is never committed.
-# Usage: [KEEP=1] [PEER=0] scripts/bench/mvt-countries.sh [MAX_ZOOM (default 8)]
+# RUNS picks tilebeam's jobs (default "low all pmtiles"); PEER=0 leaves the peer out.
+# Usage: [KEEP=1] [PEER=0] [RUNS="low all pmtiles"] scripts/bench/mvt-countries.sh [MAX_ZOOM]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 max_zoom="${1:-8}"
@@ -72,12 +73,17 @@ open(sys.argv[2] + ".cpu", "w").write("%.1f" % cpu)
 PY
 }
 
-run_tilebeam low 5 "{uri: $work/out-low, format: mvt}"
-run_tilebeam all "$max_zoom" "{uri: $work/out-all, format: mvt}"
-run_tilebeam pmtiles "$max_zoom" "{uri: $work/out-pmtiles, format: mvt, archive: pmtiles}"
-low=$(cat "$work/low.json.cpu")
-all=$(cat "$work/all.json.cpu")
-echo "tilebeam zooms 6-$max_zoom (all minus 0-5): $(echo "$all - $low" | bc) CPU-s"
+runs="${RUNS:-low all pmtiles}"
+[[ " $runs " == *" low "* ]] && run_tilebeam low 5 "{uri: $work/out-low, format: mvt}"
+[[ " $runs " == *" all "* ]] && run_tilebeam all "$max_zoom" "{uri: $work/out-all, format: mvt}"
+[[ " $runs " == *" pmtiles "* ]] &&
+  run_tilebeam pmtiles "$max_zoom" "{uri: $work/out-pmtiles, format: pmtiles, tiles: mvt}"
+if [[ -f "$work/low.json.cpu" && -f "$work/all.json.cpu" ]]; then
+  echo "tilebeam zooms 6-$max_zoom (all minus 0-5):" \
+    "$(echo "$(cat "$work/all.json.cpu") - $(cat "$work/low.json.cpu")" | bc) CPU-s"
+fi
+# The peer writes one PMTiles archive: compared with tilebeam's archive, else its tiles.
+all=$(cat "$work/pmtiles.json.cpu" 2>/dev/null || cat "$work/all.json.cpu" 2>/dev/null || echo 0)
 
 [[ "${PEER:-1}" == 0 ]] && exit 0
 if [[ ! -x "$peer_java/bin/java" ]]; then
@@ -92,8 +98,10 @@ JAVA_HOME="$peer_java" mvn -q -f "$peer/pom.xml" dependency:copy-dependencies \
   exit 1
 }
 mkdir -p "$work/peer-classes"
+# With two placeholders for GeoTools types planetiler-core names at start-up (GeoTools is not
+# served here); see their javadoc.
 "$peer_java/bin/javac" -d "$work/peer-classes" -cp "$work/peer-libs/*" \
-  "$peer/src/main/java/bench/CountriesPeer.java"
+  $(find "$peer/src/main/java" -name '*.java')
 start=$(date +%s.%N)
 status=0
 /usr/bin/time -v -o "$work/peer.time" timeout "$peer_timeout" \

@@ -39,18 +39,6 @@ public record RunProgress(
     this(planned, claimed, skipped, done, elapsed, 0, 0, new TreeMap<>());
   }
 
-  /** Progress with nothing left out as too small. */
-  public RunProgress(
-      long planned,
-      long claimed,
-      long skipped,
-      long done,
-      Duration elapsed,
-      long featuresRead,
-      long piecesCut) {
-    this(planned, claimed, skipped, done, elapsed, featuresRead, piecesCut, new TreeMap<>());
-  }
-
   /** Copies the counts by zoom. */
   public RunProgress {
     belowMinSize = Collections.unmodifiableSortedMap(new TreeMap<>(belowMinSize));

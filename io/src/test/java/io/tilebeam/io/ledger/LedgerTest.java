@@ -258,7 +258,16 @@ class LedgerTest {
     assertEquals(
         "1,000 of 1,000 planned tiles looked up (0 skipped, 1,000 claimed); 120 features read,"
             + " 45,678 pieces cut; 0 of 1,000 claimed done",
-        new RunProgress(1000, 1000, 0, 0, java.time.Duration.ofSeconds(10), 120, 45678).describe());
+        new RunProgress(
+                1000,
+                1000,
+                0,
+                0,
+                java.time.Duration.ofSeconds(10),
+                120,
+                45678,
+                new java.util.TreeMap<>())
+            .describe());
   }
 
   @Test

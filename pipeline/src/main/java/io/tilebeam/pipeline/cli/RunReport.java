@@ -32,12 +32,15 @@ import org.apache.beam.sdk.metrics.MetricsFilter;
  * @param belowMinSize by zoom, features left out of that zoom's tiles because every part of them
  *     there was smaller than the layer's minimum size (zooms with none absent); their sum is the
  *     figure {@code featuresBelowMinSize}
+ * @param collapsed by zoom, pieces that rounding collapsed to nothing (zooms with none absent);
+ *     their sum is the figure {@code piecesCollapsed}
  */
 public record RunReport(
     String runId,
     Map<String, Long> figures,
     Map<String, List<String>> skippedColumns,
-    SortedMap<Integer, Long> belowMinSize) {
+    SortedMap<Integer, Long> belowMinSize,
+    SortedMap<Integer, Long> collapsed) {
 
   /** A figure of the report: its name in the JSON and how it is read from the counters. */
   private record Figure(String name, ToLongFunction<Counters> read) {}
@@ -84,16 +87,22 @@ public record RunReport(
     figures = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(figures));
     skippedColumns = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(skippedColumns));
     belowMinSize = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(belowMinSize));
+    collapsed = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(collapsed));
   }
 
   /** The counts by zoom of features left out as smaller than the minimum size. */
   private static SortedMap<Integer, Long> belowMinSize(Counters c) {
+    return byZoom(c, ReadFeatures.BELOW_MIN_SIZE);
+  }
+
+  /** The counters named {@code prefix} and a zoom, by zoom; zeros left out. */
+  private static SortedMap<Integer, Long> byZoom(Counters c, String prefix) {
     SortedMap<Integer, Long> out = new TreeMap<>();
     c.byName()
         .forEach(
             (name, n) -> {
-              if (name.startsWith(ReadFeatures.BELOW_MIN_SIZE) && n != 0) {
-                out.put(Integer.parseInt(name.substring(ReadFeatures.BELOW_MIN_SIZE.length())), n);
+              if (name.startsWith(prefix) && n != 0) {
+                out.put(Integer.parseInt(name.substring(prefix.length())), n);
               }
             });
     return out;
@@ -101,7 +110,7 @@ public record RunReport(
 
   /** The same report, naming the columns each layer left out of its properties. */
   public RunReport withSkippedColumns(Map<String, List<String>> columns) {
-    return new RunReport(runId, figures, columns, belowMinSize);
+    return new RunReport(runId, figures, columns, belowMinSize, collapsed);
   }
 
   private static Figure counted(String name, String counter) {
@@ -120,7 +129,12 @@ public record RunReport(
     Counters counters = new Counters(c);
     Map<String, Long> figures = new LinkedHashMap<>();
     FIGURES.forEach(f -> figures.put(f.name(), f.read().applyAsLong(counters)));
-    return new RunReport(runId, figures, Map.of(), belowMinSize(counters));
+    return new RunReport(
+        runId,
+        figures,
+        Map.of(),
+        belowMinSize(counters),
+        byZoom(counters, ReprojectTiles.COLLAPSED_AT));
   }
 
   /**
@@ -141,7 +155,7 @@ public record RunReport(
     figures.put("skippedCompleted", completed);
     figures.put("skippedInFlight", inFlight);
     figures.put("skippedFailed", failedEarlier);
-    return new RunReport(runId, figures, Map.of(), new TreeMap<>());
+    return new RunReport(runId, figures, Map.of(), new TreeMap<>(), new TreeMap<>());
   }
 
   /** A figure by its name in the report. */
@@ -165,6 +179,8 @@ public record RunReport(
     figures.forEach(o::put);
     ObjectNode byZoom = o.putObject("featuresBelowMinSizeByZoom");
     belowMinSize.forEach((z, n) -> byZoom.put(String.valueOf(z), n));
+    ObjectNode collapsedByZoom = o.putObject("piecesCollapsedByZoom");
+    collapsed.forEach((z, n) -> collapsedByZoom.put(String.valueOf(z), n));
     ObjectNode columns = o.putObject("skippedColumns");
     skippedColumns.forEach(
         (layer, names) -> {

@@ -20,7 +20,7 @@ class BelowMinSizeIT {
 
   @TempDir Path dir;
 
-  /** An islet of about 1.1 km (in Web Mercator at 10°N) and a 440 km island. */
+  /** An islet of about 1.1 km (in Web Mercator at 10°N), a 440 km island and a thin sliver. */
   private Path source() throws Exception {
     Path source = dir.resolve("islands.geojson");
     Files.writeString(
@@ -30,7 +30,12 @@ class BelowMinSizeIT {
             + "{\"type\":\"Polygon\",\"coordinates\":"
             + "[[[10,10],[10.01,10],[10.01,10.01],[10,10.01],[10,10]]]}},"
             + "{\"type\":\"Feature\",\"id\":\"island\",\"properties\":{},\"geometry\":"
-            + "{\"type\":\"Polygon\",\"coordinates\":[[[12,12],[16,12],[16,16],[12,16],[12,12]]]}}"
+            + "{\"type\":\"Polygon\",\"coordinates\":[[[12,12],[16,12],[16,16],[12,16],[12,12]]]}},"
+            // 33 km by 2.2 km: larger than a grid unit across, so not dropped when cut, but its
+            // rows round to one at zoom 0 (grid y 1875.35 and 1875.11).
+            + "{\"type\":\"Feature\",\"id\":\"sliver\",\"properties\":{},\"geometry\":"
+            + "{\"type\":\"Polygon\",\"coordinates\":"
+            + "[[[10.5,15],[10.8,15],[10.8,15.02],[10.5,15.02],[10.5,15]]]}}"
             + "]}");
     return source;
   }
@@ -73,12 +78,19 @@ class BelowMinSizeIT {
       assertEquals(1, byZoom.path(String.valueOf(z)).asLong(), byDefault.toString());
     }
     assertFalse(byZoom.has("4"), byDefault.toString());
+    // The sliver is cut at zoom 0 but rounding onto the grid leaves nothing of it: counted there.
+    assertEquals(
+        1, byDefault.get("piecesCollapsedByZoom").path("0").asLong(), byDefault.toString());
+    assertEquals(1, byDefault.get("piecesCollapsed").asLong(), byDefault.toString());
     assertEquals(0, byDefault.get("failed").asLong(), byDefault.toString());
 
-    // Half a pixel: the islet is under it up to zoom 6 (a pixel is 2.4 km there).
+    // Half a pixel: the islet is under it up to zoom 6 (a pixel is 2.4 km there), the 33 km
+    // sliver at zooms 0 and 1 (half a pixel is 78 and 39 km there).
     JsonNode larger = run("larger", "    params: {minSizePixels: 0.5}\n");
-    assertEquals(7, larger.get("featuresBelowMinSize").asLong(), larger.toString());
-    assertTrue(larger.get("featuresBelowMinSizeByZoom").has("6"), larger.toString());
+    assertEquals(9, larger.get("featuresBelowMinSize").asLong(), larger.toString());
+    assertEquals(
+        "{\"0\":2,\"1\":2,\"2\":1,\"3\":1,\"4\":1,\"5\":1,\"6\":1}",
+        larger.get("featuresBelowMinSizeByZoom").toString());
     // The islet's own tile at zoom 6 holds it by default, and not with half a pixel.
     Path kept = dir.resolve("defaults/islands/6/33/30.mvt");
     Path dropped = dir.resolve("larger/islands/6/33/30.mvt");

@@ -30,6 +30,9 @@ public final class ReprojectTiles
   /** Counter of pieces with nothing left after rounding. */
   public static final String COLLAPSED = "piecesCollapsed";
 
+  /** Prefix of the counters, one per zoom, of pieces that rounding collapsed to nothing. */
+  public static final String COLLAPSED_AT = "piecesCollapsed.z";
+
   /** Counter of vertices written. */
   public static final String VERTICES = "verticesWritten";
 
@@ -80,6 +83,11 @@ public final class ReprojectTiles
       repaired.inc(s.cleaned() + s.repaired());
       cleaned.inc(s.cleaned());
       collapsed.inc(s.collapsed());
+      if (s.collapsed() > 0) {
+        // By zoom too: a piece smaller than the grid in one direction vanishes at low zooms.
+        Metrics.counter(ReprojectTiles.class, COLLAPSED_AT + tile.work().tile().z())
+            .inc(s.collapsed());
+      }
       vertices.inc(s.vertices());
       deadLettered.inc(rendered.deadLetters().size());
       out.output(rendered);
