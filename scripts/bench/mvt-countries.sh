@@ -123,4 +123,4 @@ print("tilebeam CPU-s over planetiler's: %.2f (target <= 0.5)%s"
       % (tilebeam / cpu if cpu else float("nan"), "" if status == 0 else ", planetiler unfinished"))
 PY
 # How far the peer got: its last progress lines.
-grep -E "tiles:|features:|archive|\[write\]|\[render\]" "$work/peer.log" | tail -4 || true
+grep " INF " "$work/peer.log" | tail -2 || true
