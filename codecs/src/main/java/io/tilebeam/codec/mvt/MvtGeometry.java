@@ -3,7 +3,8 @@ package io.tilebeam.codec.mvt;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.locationtech.jts.geom.Coordinate;
+import org.locationtech.jts.geom.CoordinateSequence;
+import org.locationtech.jts.geom.CoordinateSequenceFilter;
 import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.LineString;
@@ -79,25 +80,39 @@ public final class MvtGeometry {
    */
   private static final double ON_GRID = 1e-3;
 
-  /** Whether every coordinate is a grid point, up to {@link #ON_GRID}. */
+  /** Whether every coordinate is a grid point, up to {@link #ON_GRID}; reads them in place. */
   private static boolean onGridAlready(Geometry inGridUnits) {
-    for (Coordinate c : inGridUnits.getCoordinates()) {
-      if (Math.abs(c.x - Math.rint(c.x)) > ON_GRID || Math.abs(c.y - Math.rint(c.y)) > ON_GRID) {
-        return false;
-      }
-    }
-    return true;
+    boolean[] on = {true};
+    inGridUnits.apply(
+        new CoordinateSequenceFilter() {
+          @Override
+          public void filter(CoordinateSequence seq, int i) {
+            double x = seq.getX(i);
+            double y = seq.getY(i);
+            if (Math.abs(x - Math.rint(x)) > ON_GRID || Math.abs(y - Math.rint(y)) > ON_GRID) {
+              on[0] = false;
+            }
+          }
+
+          @Override
+          public boolean isDone() {
+            return !on[0];
+          }
+
+          @Override
+          public boolean isGeometryChanged() {
+            return false;
+          }
+        });
+    return on[0];
   }
 
   private Commands encode(Geometry g) {
     Geometry inUnits = toGrid.transform(g);
-    // A geometry the renderer finished on this very grid is valid there as it is: rounding each
-    // coordinate to its grid point changes nothing the validity depends on, where snap-rounding the
-    // whole geometry again would cost an overlay per feature.
-    Geometry grid =
-        onGridAlready(inUnits)
-            ? GeometryPrecisionReducer.reducePointwise(inUnits, GRID)
-            : onGrid(inUnits);
+    // A geometry the renderer finished on this very grid is valid there as it is: each coordinate
+    // is rounded to its grid point as it is written (repeats dropped, rings without area left
+    // out), where snap-rounding the whole geometry again would cost an overlay per feature.
+    Geometry grid = onGridAlready(inUnits) ? inUnits : onGrid(inUnits);
     if (grid.isEmpty()) {
       return null;
     }
@@ -138,12 +153,12 @@ public final class MvtGeometry {
     }
     command(MOVE_TO, points.size());
     for (Point p : points) {
-      to(p.getCoordinate());
+      to(grid(p.getX()), grid(p.getY()));
     }
   }
 
   private void line(LineString line) {
-    Coordinate[] c = distinct(line.getCoordinates());
+    long[] c = distinct(line.getCoordinateSequence());
     if (c.length < 2) {
       return;
     }
@@ -156,21 +171,21 @@ public final class MvtGeometry {
   }
 
   private void polygon(Polygon p) {
-    if (!ring(p.getExteriorRing().getCoordinates(), true)) {
+    if (!ring(p.getExteriorRing().getCoordinateSequence(), true)) {
       return;
     }
     for (int i = 0; i < p.getNumInteriorRing(); i++) {
-      ring(p.getInteriorRingN(i).getCoordinates(), false);
+      ring(p.getInteriorRingN(i).getCoordinateSequence(), false);
     }
   }
 
   /** Writes a ring in the orientation its role needs; false when it has no area left. */
-  private boolean ring(Coordinate[] closed, boolean exterior) {
-    Coordinate[] c = distinct(closed);
-    if (c.length > 1 && c[0].equals2D(c[c.length - 1])) {
+  private boolean ring(CoordinateSequence closed, boolean exterior) {
+    long[] c = distinct(closed);
+    if (c.length > 1 && c[0] == c[c.length - 1]) {
       c = Arrays.copyOf(c, c.length - 1);
     }
-    double area = c.length < 3 ? 0 : surveyorArea(c);
+    long area = c.length < 3 ? 0 : surveyorArea(c);
     if (area == 0) {
       return false;
     }
@@ -188,30 +203,49 @@ public final class MvtGeometry {
     return true;
   }
 
-  /** Twice the signed area of an open ring, by the surveyor's (shoelace) formula. */
-  private static double surveyorArea(Coordinate[] open) {
-    double sum = 0;
+  /** Twice the signed area of an open ring of grid points, by the surveyor's (shoelace) formula. */
+  private static long surveyorArea(long[] open) {
+    long sum = 0;
     for (int i = 0; i < open.length; i++) {
-      Coordinate a = open[i];
-      Coordinate b = open[(i + 1) % open.length];
-      sum += a.x * b.y - b.x * a.y;
+      long a = open[i];
+      long b = open[(i + 1) % open.length];
+      sum += (long) x(a) * y(b) - (long) x(b) * y(a);
     }
     return sum;
   }
 
-  private static Coordinate[] distinct(Coordinate[] c) {
-    List<Coordinate> out = new ArrayList<>(c.length);
-    for (Coordinate x : c) {
-      if (out.isEmpty() || !out.get(out.size() - 1).equals2D(x)) {
-        out.add(x);
+  /** The sequence's coordinates as grid points (x and y packed in a long), repeats dropped. */
+  private static long[] distinct(CoordinateSequence seq) {
+    long[] out = new long[seq.size()];
+    int k = 0;
+    for (int i = 0; i < seq.size(); i++) {
+      long point = pack(grid(seq.getX(i)), grid(seq.getY(i)));
+      if (k == 0 || out[k - 1] != point) {
+        out[k++] = point;
       }
     }
-    return out.toArray(Coordinate[]::new);
+    return k == out.length ? out : Arrays.copyOf(out, k);
+  }
+
+  private static int grid(double v) {
+    return (int) Math.round(v);
+  }
+
+  private static long pack(int x, int y) {
+    return ((long) x << 32) | (y & 0xffffffffL);
+  }
+
+  private static int x(long point) {
+    return (int) (point >> 32);
+  }
+
+  private static int y(long point) {
+    return (int) point;
   }
 
   /** An open ring walked the other way from the same first point. */
-  private static Coordinate[] reverse(Coordinate[] c) {
-    Coordinate[] r = new Coordinate[c.length];
+  private static long[] reverse(long[] c) {
+    long[] r = new long[c.length];
     r[0] = c[0];
     for (int i = 1; i < c.length; i++) {
       r[i] = c[c.length - i];
@@ -223,9 +257,11 @@ public final class MvtGeometry {
     add((id & 0x7) | (count << 3));
   }
 
-  private void to(Coordinate c) {
-    int x = (int) Math.round(c.x);
-    int y = (int) Math.round(c.y);
+  private void to(long point) {
+    to(x(point), y(point));
+  }
+
+  private void to(int x, int y) {
     add(Protobuf.zigzag(x - cursorX));
     add(Protobuf.zigzag(y - cursorY));
     cursorX = x;

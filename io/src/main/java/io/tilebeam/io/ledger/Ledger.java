@@ -344,7 +344,7 @@ public final class Ledger implements AutoCloseable {
                 + " FROM (SELECT jsonb_object_keys(below_min_size)"
                 + " UNION SELECT jsonb_object_keys(?::jsonb)) AS keys(k)) END,"
                 + " progress_at = now() WHERE run_id = ?")) {
-      String byZoom = zoomJson(belowMinSize);
+      String byZoom = ZoomCounts.of(belowMinSize).toJson();
       st.setLong(1, features);
       st.setLong(2, pieces);
       st.setString(3, byZoom);
@@ -354,18 +354,6 @@ public final class Ledger implements AutoCloseable {
       roundTrips++;
       st.executeUpdate();
     }
-  }
-
-  private static String zoomJson(java.util.Map<Integer, Long> byZoom) {
-    StringBuilder s = new StringBuilder("{");
-    new java.util.TreeMap<>(byZoom)
-        .forEach(
-            (z, n) -> {
-              if (n != 0) {
-                s.append(s.length() > 1 ? "," : "").append('"').append(z).append("\":").append(n);
-              }
-            });
-    return s.append('}').toString();
   }
 
   private RunProgress progressOf(String runId) throws SQLException {
@@ -386,7 +374,7 @@ public final class Ledger implements AutoCloseable {
                 java.time.Duration.ofMillis((long) (rs.getDouble(5) * 1000)),
                 rs.getLong(6),
                 rs.getLong(7),
-                RunProgress.byZoom(rs.getString(8)))
+                ZoomCounts.fromJson(rs.getString(8)))
             : null;
       }
     }

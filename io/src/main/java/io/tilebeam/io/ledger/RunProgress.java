@@ -1,12 +1,7 @@
 package io.tilebeam.io.ledger;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Duration;
-import java.util.Collections;
 import java.util.Locale;
-import java.util.SortedMap;
-import java.util.TreeMap;
 
 /**
  * How far a run is, as its workers counted it in the ledger: tiles planned, claimed, skipped
@@ -32,47 +27,11 @@ public record RunProgress(
     Duration elapsed,
     long featuresRead,
     long piecesCut,
-    SortedMap<Integer, Long> belowMinSize) {
+    ZoomCounts belowMinSize) {
 
   /** Progress with nothing read or cut yet. */
   public RunProgress(long planned, long claimed, long skipped, long done, Duration elapsed) {
-    this(planned, claimed, skipped, done, elapsed, 0, 0, new TreeMap<>());
-  }
-
-  /** Copies the counts by zoom. */
-  public RunProgress {
-    belowMinSize = Collections.unmodifiableSortedMap(new TreeMap<>(belowMinSize));
-  }
-
-  /** The counts by zoom of a JSON object such as {@code {"0": 30, "1": 22}}; zeros left out. */
-  static SortedMap<Integer, Long> byZoom(String json) {
-    SortedMap<Integer, Long> out = new TreeMap<>();
-    if (json == null || json.isBlank()) {
-      return out;
-    }
-    try {
-      new ObjectMapper()
-          .readTree(json)
-          .fields()
-          .forEachRemaining(
-              e -> {
-                long n = e.getValue().asLong();
-                if (n != 0) {
-                  out.put(Integer.parseInt(e.getKey()), n);
-                }
-              });
-    } catch (JsonProcessingException | NumberFormatException e) {
-      // Progress is a best effort: counts that cannot be read are not shown.
-    }
-    return out;
-  }
-
-  /** {@code z0 30, z1 22}: the counts by zoom for a line. */
-  public static String describeByZoom(SortedMap<Integer, Long> byZoom) {
-    StringBuilder s = new StringBuilder();
-    byZoom.forEach(
-        (z, n) -> s.append(s.length() > 0 ? ", " : "").append('z').append(z).append(' ').append(n));
-    return s.toString();
+    this(planned, claimed, skipped, done, elapsed, 0, 0, ZoomCounts.NONE);
   }
 
   /**
@@ -106,7 +65,7 @@ public record RunProgress(
     }
     if (!belowMinSize.isEmpty()) {
       // Features a zoom left out as smaller than its grid: a user sees which zooms lose how many.
-      s.append("; features below the minimum size: ").append(describeByZoom(belowMinSize));
+      s.append("; features below the minimum size: ").append(belowMinSize.describe());
     }
     s.append(String.format(Locale.ROOT, "; %,d of %,d claimed done", Math.min(done, work), work));
     double seconds = elapsed.toMillis() / 1000.0;

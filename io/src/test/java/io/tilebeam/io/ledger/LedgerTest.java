@@ -221,7 +221,7 @@ class LedgerTest {
       RunProgress p = l.progress("run-progress");
       assertEquals(250, p.featuresRead());
       assertEquals(3041, p.piecesCut());
-      assertEquals(java.util.Map.of(0, 30L, 1, 25L, 7, 1L), p.belowMinSize());
+      assertEquals(java.util.Map.of(0, 30L, 1, 25L, 7, 1L), p.belowMinSize().counts());
       assertTrue(
           p.describe()
               .contains(
@@ -259,14 +259,7 @@ class LedgerTest {
         "1,000 of 1,000 planned tiles looked up (0 skipped, 1,000 claimed); 120 features read,"
             + " 45,678 pieces cut; 0 of 1,000 claimed done",
         new RunProgress(
-                1000,
-                1000,
-                0,
-                0,
-                java.time.Duration.ofSeconds(10),
-                120,
-                45678,
-                new java.util.TreeMap<>())
+                1000, 1000, 0, 0, java.time.Duration.ofSeconds(10), 120, 45678, ZoomCounts.NONE)
             .describe());
   }
 

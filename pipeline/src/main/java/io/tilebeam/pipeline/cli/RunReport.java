@@ -3,7 +3,7 @@ package io.tilebeam.pipeline.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tilebeam.io.ledger.LedgerIO;
-import io.tilebeam.io.ledger.RunProgress;
+import io.tilebeam.io.ledger.ZoomCounts;
 import io.tilebeam.io.sink.TileSinkIO;
 import io.tilebeam.io.source.ReadFeatures;
 import io.tilebeam.transforms.reproject.ReprojectTiles;
@@ -12,8 +12,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.function.ToLongFunction;
 import org.apache.beam.sdk.metrics.MetricQueryResults;
 import org.apache.beam.sdk.metrics.MetricResult;
@@ -39,8 +37,8 @@ public record RunReport(
     String runId,
     Map<String, Long> figures,
     Map<String, List<String>> skippedColumns,
-    SortedMap<Integer, Long> belowMinSize,
-    SortedMap<Integer, Long> collapsed) {
+    ZoomCounts belowMinSize,
+    ZoomCounts collapsed) {
 
   /** A figure of the report: its name in the JSON and how it is read from the counters. */
   private record Figure(String name, ToLongFunction<Counters> read) {}
@@ -73,9 +71,7 @@ public record RunReport(
           counted("piecesCollapsed", ReprojectTiles.COLLAPSED),
           counted("verticesWritten", ReprojectTiles.VERTICES),
           counted("featuresEmpty", ReadFeatures.FEATURES_EMPTY),
-          new Figure(
-              "featuresBelowMinSize",
-              c -> belowMinSize(c).values().stream().mapToLong(Long::longValue).sum()),
+          new Figure("featuresBelowMinSize", c -> belowMinSize(c).total()),
           counted("featuresDeadLettered", ReprojectTiles.DEAD_LETTERED),
           counted("coordinatesOutsideDomain", ReadFeatures.OUTSIDE_DOMAIN),
           counted("rowGroupsSkipped", ReadFeatures.ROW_GROUPS_SKIPPED),
@@ -86,26 +82,11 @@ public record RunReport(
   public RunReport {
     figures = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(figures));
     skippedColumns = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(skippedColumns));
-    belowMinSize = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(belowMinSize));
-    collapsed = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(collapsed));
   }
 
   /** The counts by zoom of features left out as smaller than the minimum size. */
-  private static SortedMap<Integer, Long> belowMinSize(Counters c) {
-    return byZoom(c, ReadFeatures.BELOW_MIN_SIZE);
-  }
-
-  /** The counters named {@code prefix} and a zoom, by zoom; zeros left out. */
-  private static SortedMap<Integer, Long> byZoom(Counters c, String prefix) {
-    SortedMap<Integer, Long> out = new TreeMap<>();
-    c.byName()
-        .forEach(
-            (name, n) -> {
-              if (name.startsWith(prefix) && n != 0) {
-                out.put(Integer.parseInt(name.substring(prefix.length())), n);
-              }
-            });
-    return out;
+  private static ZoomCounts belowMinSize(Counters c) {
+    return ZoomCounts.ofCounters(c.byName(), ReadFeatures.BELOW_MIN_SIZE);
   }
 
   /** The same report, naming the columns each layer left out of its properties. */
@@ -134,7 +115,7 @@ public record RunReport(
         figures,
         Map.of(),
         belowMinSize(counters),
-        byZoom(counters, ReprojectTiles.COLLAPSED_AT));
+        ZoomCounts.ofCounters(c, ReprojectTiles.COLLAPSED_AT));
   }
 
   /**
@@ -155,7 +136,7 @@ public record RunReport(
     figures.put("skippedCompleted", completed);
     figures.put("skippedInFlight", inFlight);
     figures.put("skippedFailed", failedEarlier);
-    return new RunReport(runId, figures, Map.of(), new TreeMap<>(), new TreeMap<>());
+    return new RunReport(runId, figures, Map.of(), ZoomCounts.NONE, ZoomCounts.NONE);
   }
 
   /** A figure by its name in the report. */
@@ -177,10 +158,8 @@ public record RunReport(
     ObjectNode o = new ObjectMapper().createObjectNode();
     o.put("runId", runId);
     figures.forEach(o::put);
-    ObjectNode byZoom = o.putObject("featuresBelowMinSizeByZoom");
-    belowMinSize.forEach((z, n) -> byZoom.put(String.valueOf(z), n));
-    ObjectNode collapsedByZoom = o.putObject("piecesCollapsedByZoom");
-    collapsed.forEach((z, n) -> collapsedByZoom.put(String.valueOf(z), n));
+    o.set("featuresBelowMinSizeByZoom", belowMinSize.toJsonNode());
+    o.set("piecesCollapsedByZoom", collapsed.toJsonNode());
     ObjectNode columns = o.putObject("skippedColumns");
     skippedColumns.forEach(
         (layer, names) -> {
@@ -195,7 +174,7 @@ public record RunReport(
     String dropped =
         belowMinSize.isEmpty()
             ? ""
-            : "; features below the minimum size: " + RunProgress.describeByZoom(belowMinSize);
+            : "; features below the minimum size: " + belowMinSize.describe();
     return String.format(
             "run %s: %d tiles planned; %d claimed, %d written, %d unchanged, %d failed;"
                 + " skipped %d completed, %d in flight, %d failed earlier; %d duplicates;"

@@ -24,9 +24,11 @@ public final class Algorithm {
    * sample's do not). 7: for Mapbox Vector Tiles, pieces are finished on the tile's own grid
    * (rounded there, repaired only when that folds them, snap-rounded onto it after a repair) and
    * written as they are; the minimum size of a ring ({@code minSizePixels}, by default the
-   * simplification's tolerance for vector tiles) enters their keys.
+   * simplification's tolerance for vector tiles) enters their keys. 8: for Mapbox Vector Tiles, a
+   * piece that rounding folds becomes the area its rings wind, snap-rounded onto the tile's grid in
+   * one sweep (a grid union) instead of being repaired at the layer's precision first.
    */
-  public static final int VERSION = 7;
+  public static final int VERSION = 8;
 
   private Algorithm() {}
 }

@@ -73,11 +73,11 @@ class JobPlanTest {
    */
   @ParameterizedTest
   @CsvSource({
-    "islands, 0, 0, 0, njsd3l2r5idy7xhs4ar6rd5ma5h4ybjpxsa3e5j5vwpzvty66h6q",
-    "pacific, 2, 0, 0, 2ytapnjxjtczmvotnvuslcerifj545lbakq7nu7shdxd5gmfjc2q",
-    "vector, 1, 0, 0, qyh6i2slytg65vnpjkd2hfrnr3peogfovxqijoqfx77lkcstyhpq",
-    "terrain, 8, 133, 89, afpxkp7gvr36b33t2ry66rjmbrwrmmctqkr7ap2odpy4imvjxx5a",
-    "terrain, 8, 134, 89, cdsej7atex35qllvukc2mzdxdty2ru6q7gm7hqqcjusottba5u5q",
+    "islands, 0, 0, 0, 47eyivjt6jlbkjhhorcwblm4v4s7wtgxs54p4woopmebpuhoomgq",
+    "pacific, 2, 0, 0, lpczvo5zm4ll5o37w3tcj22yfnvitkltukxegyttw5jyvl2mak7q",
+    "vector, 1, 0, 0, vfrv7vroi6kaquamve3jj47jatgncumyuxx5zwenzanvfffapbaa",
+    "terrain, 8, 133, 89, crcicsgvdfhu5lait4uc3wtj5krkpp6b42iijgf7ss6loada3oha",
+    "terrain, 8, 134, 89, ibftnvdje6hvffkskt75lgdmydcn4quda37uo5wukcs4cote6gkq",
   })
   void sampleKeysArePinned(String name, int z, int x, int y, String expected) throws IOException {
     assertEquals(expected, key(layer(plan(sample()), name), z, x, y));
@@ -136,7 +136,7 @@ class JobPlanTest {
     assertTrue(params.contains("\"bands\":[1]"), params);
     // Another tile size is other work.
     assertFalse(
-        key(terrain, 8, 133, 89).equals("afpxkp7gvr36b33t2ry66rjmbrwrmmctqkr7ap2odpy4imvjxx5a"));
+        key(terrain, 8, 133, 89).equals("crcicsgvdfhu5lait4uc3wtj5krkpp6b42iijgf7ss6loada3oha"));
   }
 
   @Test

@@ -1,0 +1,158 @@
+package io.tilebeam.transforms.repair;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.locationtech.jts.geom.Coordinate;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.geom.GeometryFactory;
+import org.locationtech.jts.geom.LinearRing;
+import org.locationtech.jts.geom.Polygon;
+import org.locationtech.jts.io.WKTReader;
+import org.locationtech.jts.operation.overlayng.OverlayNGRobust;
+import org.locationtech.jts.operation.valid.IsValidOp;
+
+/**
+ * The grid union: valid by JTS's own check, every coordinate an integer, the area the rings wind at
+ * least once (overlaps merged, holes cut, reversed lobes of a ring across itself dropped), and
+ * rings that touch at a point written as valid rings.
+ */
+class GridUnionTest {
+
+  private static final GeometryFactory F = new GeometryFactory();
+
+  private static Geometry union(String wkt) throws Exception {
+    return checked(GridUnion.union(new WKTReader().read(wkt)));
+  }
+
+  private static Geometry checked(Geometry g) {
+    assertTrue(new IsValidOp(g).isValid(), () -> g + ": " + new IsValidOp(g).getValidationError());
+    for (Coordinate c : g.getCoordinates()) {
+      assertEquals(Math.rint(c.x), c.x, 0, () -> "off the grid: " + c);
+      assertEquals(Math.rint(c.y), c.y, 0, () -> "off the grid: " + c);
+    }
+    return g;
+  }
+
+  @Test
+  void overlappingIslandsBecomeOne() throws Exception {
+    Geometry g =
+        union("MULTIPOLYGON (((0 0, 10 0, 10 10, 0 10, 0 0)), ((5 5, 15 5, 15 15, 5 15, 5 5)))");
+    assertEquals(1, g.getNumGeometries());
+    assertEquals(175, g.getArea(), 0);
+  }
+
+  @Test
+  void islandsTouchingAtACornerStayTwo() throws Exception {
+    Geometry g = union("MULTIPOLYGON (((0 0, 2 0, 2 2, 0 2, 0 0)), ((2 2, 4 2, 4 4, 2 4, 2 2)))");
+    assertEquals(2, g.getNumGeometries());
+    assertEquals(8, g.getArea(), 0);
+  }
+
+  @Test
+  void aHoleIsCutAndOneOutsideItsShellCutsNothing() throws Exception {
+    Geometry g =
+        union(
+            "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 2 4, 4 4, 4 2, 2 2),"
+                + " (20 20, 20 22, 22 22, 22 20, 20 20))");
+    assertEquals(1, g.getNumGeometries());
+    assertEquals(1, ((Polygon) g.getGeometryN(0)).getNumInteriorRing());
+    assertEquals(96, g.getArea(), 0);
+  }
+
+  @Test
+  void aHoleThatCrossesItsShellCutsOnlyInside() throws Exception {
+    Geometry g = union("POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (8 4, 8 6, 14 6, 14 4, 8 4))");
+    assertEquals(1, g.getNumGeometries());
+    assertEquals(96, g.getArea(), 0);
+  }
+
+  @Test
+  void aRingThatTouchesItselfSplitsIntoShellAndHole() throws Exception {
+    // The ring goes round the square and, from the corner (0 0), into the square and back: the
+    // inner loop is a hole touching the shell at one point.
+    Geometry g = union("POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0, 2 6, 6 6, 6 2, 0 0))");
+    assertEquals(1, g.getNumGeometries());
+    assertEquals(1, ((Polygon) g.getGeometryN(0)).getNumInteriorRing());
+    assertEquals(100 - 24, g.getArea(), 0);
+  }
+
+  @Test
+  void aHoleTouchingTheShellTwiceSplitsTheArea() throws Exception {
+    Geometry g = union("POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (0 5, 5 8, 10 5, 5 2, 0 5))");
+    assertEquals(2, g.getNumGeometries());
+    assertEquals(70, g.getArea(), 0);
+  }
+
+  @Test
+  void theReversedLobeOfABowTieIsDropped() throws Exception {
+    // The big lobe winds once; the small one, walked the other way, winds -1.
+    Geometry g = union("POLYGON ((0 0, 10 10, 10 0, 0 10, 0 0))");
+    assertEquals(1, g.getNumGeometries());
+    assertTrue(g.getArea() > 0 && g.getArea() < 100);
+    Geometry bigger = union("POLYGON ((0 0, 12 12, 12 -2, 0 10, 0 0))");
+    assertEquals(1, bigger.getNumGeometries());
+  }
+
+  @Test
+  void anIslandInALakeIsKept() throws Exception {
+    Geometry g =
+        union(
+            "MULTIPOLYGON (((0 0, 20 0, 20 20, 0 20, 0 0), (4 4, 4 16, 16 16, 16 4, 4 4)),"
+                + " ((8 8, 12 8, 12 12, 8 12, 8 8)))");
+    assertEquals(2, g.getNumGeometries());
+    assertEquals(400 - 144 + 16, g.getArea(), 0);
+  }
+
+  @Test
+  void aShellAndAHoleAlongTheSameGridPointsCancel() throws Exception {
+    // Rounding collapses a lake onto its shell: nothing is left of either.
+    Geometry g =
+        union("POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0), (0.2 0.1, 0.1 10, 10 10, 10 0.2, 0.2 0.1))");
+    assertTrue(g.isEmpty(), () -> g.toText());
+  }
+
+  @Test
+  void offGridCoordinatesAreSnapRounded() throws Exception {
+    Geometry g =
+        union(
+            "MULTIPOLYGON (((0.2 0.3, 9.8 0.1, 9.6 10.2, 0.4 9.9, 0.2 0.3)),"
+                + " ((9.7 5.2, 15.1 4.8, 15.3 9.9, 9.6 10.3, 9.7 5.2)))");
+    assertEquals(1, g.getNumGeometries());
+  }
+
+  /**
+   * Random overlapping quadrilaterals, rounded as a tile's renderer would leave them: always valid,
+   * and the same area as JTS's union (each of the inputs is a valid polygon, so the area they wind
+   * at least once is their union), up to the snap-rounding of what the union's rings cross.
+   */
+  @Test
+  void randomOverlapsAreTheirUnion() {
+    Random random = new Random(35);
+    for (int run = 0; run < 200; run++) {
+      int n = 2 + random.nextInt(12);
+      Polygon[] polygons = new Polygon[n];
+      for (int i = 0; i < n; i++) {
+        double cx = random.nextInt(200);
+        double cy = random.nextInt(200);
+        double r = 5 + random.nextInt(40);
+        Coordinate[] c = new Coordinate[5];
+        for (int k = 0; k < 4; k++) {
+          double a = Math.PI / 2 * k + random.nextDouble();
+          c[k] = new Coordinate(Math.rint(cx + r * Math.cos(a)), Math.rint(cy + r * Math.sin(a)));
+        }
+        c[4] = c[0].copy();
+        LinearRing ring = F.createLinearRing(c);
+        polygons[i] = F.createPolygon(ring);
+      }
+      Geometry input = F.createMultiPolygon(polygons);
+      Geometry g = checked(GridUnion.union(input));
+      double expected = OverlayNGRobust.union(input).getArea();
+      double perimeter = input.getLength();
+      // Snapping moves each crossing by at most half a unit diagonally.
+      assertEquals(expected, g.getArea(), perimeter, () -> "run " + input);
+    }
+  }
+}
