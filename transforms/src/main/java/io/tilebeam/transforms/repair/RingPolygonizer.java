@@ -61,7 +61,7 @@ final class RingPolygonizer {
         polygonizer.add(f.createLineString(s.getCoordinates()));
       }
     }
-    Geometry faces = polygonizer.getGeometry();
+    Geometry faces = canonical(polygonizer.getGeometry(), f);
     List<LinearRing> alone = new ArrayList<>();
     for (int r = 1; r < rings.size(); r++) {
       if (!meets[r] && rings.get(r).length >= 4) {
@@ -69,6 +69,48 @@ final class RingPolygonizer {
       }
     }
     return alone.isEmpty() ? faces : withRingsAlone(faces, alone, f);
+  }
+
+  /**
+   * The faces with each ring starting at its smallest point (least x, then least y) and each
+   * polygon's holes in the order of those points. JTS's polygonizer walks its graph's edges from a
+   * hash set of objects without a hash of their own, so where a ring starts, and the order of the
+   * holes it gives a face, change from run to run and from thread to thread; the same rings must
+   * give the same bytes every time.
+   */
+  private static Geometry canonical(Geometry faces, GeometryFactory f) {
+    Polygon[] polygons = new Polygon[faces.getNumGeometries()];
+    for (int i = 0; i < polygons.length; i++) {
+      Polygon p = (Polygon) faces.getGeometryN(i);
+      LinearRing[] holes = new LinearRing[p.getNumInteriorRing()];
+      for (int h = 0; h < holes.length; h++) {
+        holes[h] = fromSmallest(p.getInteriorRingN(h), f);
+      }
+      java.util.Arrays.sort(holes, (a, b) -> a.getCoordinateN(0).compareTo(b.getCoordinateN(0)));
+      polygons[i] = f.createPolygon(fromSmallest(p.getExteriorRing(), f), holes);
+    }
+    return polygons.length == 1 ? polygons[0] : f.createMultiPolygon(polygons);
+  }
+
+  /** The ring walked the same way from its smallest point. */
+  private static LinearRing fromSmallest(LinearRing ring, GeometryFactory f) {
+    Coordinate[] c = ring.getCoordinates();
+    int open = c.length - 1;
+    int first = 0;
+    for (int i = 1; i < open; i++) {
+      if (c[i].compareTo(c[first]) < 0) {
+        first = i;
+      }
+    }
+    if (first == 0) {
+      return ring;
+    }
+    Coordinate[] out = new Coordinate[c.length];
+    for (int i = 0; i < open; i++) {
+      out[i] = c[(first + i) % open];
+    }
+    out[open] = out[0].copy();
+    return f.createLinearRing(out);
   }
 
   /** Which rings meet another ring or themselves (neighbouring segments aside). */
