@@ -155,4 +155,22 @@ class GridUnionTest {
       assertEquals(expected, g.getArea(), perimeter, () -> "run " + input);
     }
   }
+
+  /**
+   * The same rings give the same bytes, call after call (no order taken from a hash of objects).
+   */
+  @Test
+  void theSameRingsGiveTheSameBytes() throws Exception {
+    Geometry input =
+        new WKTReader()
+            .read(
+                "MULTIPOLYGON (((0.2 0.3, 9.8 0.1, 9.6 10.2, 0.4 9.9, 0.2 0.3),"
+                    + " (2 2, 2 4, 4 4, 4 2, 2 2)), ((9.7 5.2, 15.1 4.8, 15.3 9.9, 9.6 10.3, 9.7 5.2)),"
+                    + " ((3 3, 12 3, 12 3.4, 3 3.3, 3 3)))");
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (int run = 0; run < 10; run++) {
+      seen.add(GridUnion.union(input).toText());
+    }
+    assertEquals(1, seen.size(), seen::toString);
+  }
 }
