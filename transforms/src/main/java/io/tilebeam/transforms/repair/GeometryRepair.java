@@ -73,7 +73,8 @@ public final class GeometryRepair {
     return new GeometryRepair(new PrecisionModel());
   }
 
-  private static boolean isPolygonal(Geometry g) {
+  /** Whether the geometry is a polygon or a multi-polygon. */
+  public static boolean isPolygonal(Geometry g) {
     return g instanceof Polygon || g instanceof org.locationtech.jts.geom.MultiPolygon;
   }
 

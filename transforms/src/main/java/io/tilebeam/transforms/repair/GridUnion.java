@@ -3,6 +3,7 @@ package io.tilebeam.transforms.repair;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.locationtech.jts.algorithm.Area;
 import org.locationtech.jts.algorithm.locate.IndexedPointInAreaLocator;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Envelope;
@@ -52,13 +53,13 @@ public final class GridUnion {
 
   private final GeometryFactory factory;
 
-  // Grid points: packed coordinates to ids.
-  private final PointIds ids = new PointIds();
+  // Grid points: their coordinates to dense ids.
+  private final PairIds ids = new PairIds();
   private int[] px = new int[256];
   private int[] py = new int[256];
 
   // Edges (from < to by id) and the change of winding number from their right to their left.
-  private final EdgeIds edgeIds = new EdgeIds();
+  private final PairIds edgeIds = new PairIds();
   private int[] from = new int[256];
   private int[] to = new int[256];
   private int[] delta = new int[256];
@@ -93,7 +94,8 @@ public final class GridUnion {
         }
         // +1 where the ring, walked this way, has its inside on its left: a shell winds +1
         // around its inside, a hole -1.
-        boolean anticlockwise = signedArea(c) >= 0;
+        // JTS's signed ring area is positive for clockwise rings.
+        boolean anticlockwise = Area.ofRingSigned(c) <= 0;
         int sign = (r == 0) == anticlockwise ? 1 : -1;
         rings.add(new NodedSegmentString(c, sign));
       }
@@ -113,14 +115,6 @@ public final class GridUnion {
         previous = next;
       }
     }
-  }
-
-  private static double signedArea(Coordinate[] closed) {
-    double sum = 0;
-    for (int i = 0; i < closed.length - 1; i++) {
-      sum += closed[i].x * closed[i + 1].y - closed[i + 1].x * closed[i].y;
-    }
-    return sum;
   }
 
   private int point(Coordinate c) {
@@ -284,13 +278,11 @@ public final class GridUnion {
     int[] windings() {
       int[] ofCycle = new int[cycles];
       boolean[] known = new boolean[cycles];
-      List<Integer> seedOf = new ArrayList<>();
-      for (int c = 0; c < cycles; c++) {
-        seedOf.add(-1);
-      }
+      int[] seedOf = new int[cycles];
+      Arrays.fill(seedOf, -1);
       for (int h = 0; h < halves; h++) {
-        if (seedOf.get(cycle[h]) < 0 && py[hFrom[h]] != py[hTo[h]]) {
-          seedOf.set(cycle[h], h);
+        if (seedOf[cycle[h]] < 0 && py[hFrom[h]] != py[hTo[h]]) {
+          seedOf[cycle[h]] = h;
         }
       }
       // Half-edges of each cycle, to carry the winding across from a known cycle.
@@ -312,7 +304,7 @@ public final class GridUnion {
         if (known[c0]) {
           continue;
         }
-        int seed = seedOf.get(c0);
+        int seed = seedOf[c0];
         if (seed < 0) {
           // A cycle of horizontal edges only has no area; the walk reaches it from its twins'.
           continue;
@@ -514,7 +506,7 @@ public final class GridUnion {
     List<Double> areas = new ArrayList<>();
     List<LinearRing> holes = new ArrayList<>();
     for (Coordinate[] c : rings) {
-      double area = signedArea(c);
+      double area = -Area.ofRingSigned(c);
       if (area > 0) {
         shells.add(factory.createLinearRing(c));
         areas.add(area);
@@ -564,8 +556,11 @@ public final class GridUnion {
     return factory.createMultiPolygon(polygons);
   }
 
-  /** Grid points to dense ids, by open addressing on the packed coordinates. */
-  private static final class PointIds {
+  /**
+   * Pairs of ints (a grid point's coordinates, an edge's point ids) to dense ids, by open
+   * addressing on the pair packed in a long.
+   */
+  private static final class PairIds {
     private long[] keys = new long[1024];
     private int[] values = new int[1024];
     private boolean[] used = new boolean[1024];
@@ -613,15 +608,6 @@ public final class GridUnion {
           values[i] = oldValues[j];
         }
       }
-    }
-  }
-
-  /** Pairs of point ids to dense edge ids. */
-  private static final class EdgeIds {
-    private final PointIds ids = new PointIds();
-
-    int idOf(int lo, int hi) {
-      return ids.idOf(lo, hi);
     }
   }
 

@@ -94,23 +94,9 @@ final class RingPolygonizer {
 
   /** The ring walked the same way from its smallest point. */
   private static LinearRing fromSmallest(LinearRing ring, GeometryFactory f) {
-    Coordinate[] c = ring.getCoordinates();
-    int open = c.length - 1;
-    int first = 0;
-    for (int i = 1; i < open; i++) {
-      if (c[i].compareTo(c[first]) < 0) {
-        first = i;
-      }
-    }
-    if (first == 0) {
-      return ring;
-    }
-    Coordinate[] out = new Coordinate[c.length];
-    for (int i = 0; i < open; i++) {
-      out[i] = c[(first + i) % open];
-    }
-    out[open] = out[0].copy();
-    return f.createLinearRing(out);
+    Coordinate[] c = ring.getCoordinates().clone();
+    CoordinateArrays.scroll(c, CoordinateArrays.minCoordinate(c));
+    return f.createLinearRing(c);
   }
 
   /** Which rings meet another ring or themselves (neighbouring segments aside). */

@@ -16,8 +16,6 @@ import java.util.Comparator;
 import java.util.List;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
-import org.locationtech.jts.geom.MultiPolygon;
-import org.locationtech.jts.geom.Polygon;
 import org.locationtech.jts.io.ParseException;
 import org.locationtech.jts.io.WKBReader;
 import org.locationtech.jts.io.WKBWriter;
@@ -74,7 +72,7 @@ public final class TileRenderer {
       if (GeometryRepair.valid(onGrid)) {
         return new GeometryRepair.Repaired(onGrid, GeometryRepair.Rung.VALID);
       }
-      if (polygonal(onGrid)) {
+      if (GeometryRepair.isPolygonal(onGrid)) {
         // Folded by rounding (islands that simplification moved onto each other, a ring across
         // itself): the area the rings wind, snap-rounded in one sweep, is valid by construction.
         Geometry union = union(inUnits);
@@ -108,10 +106,6 @@ public final class TileRenderer {
     }
     // Folded by rounding alone: a rounding artefact, cleaned; else repaired as the repair says.
     return new GeometryRepair.Repaired(snapped, rung);
-  }
-
-  private static boolean polygonal(Geometry g) {
-    return g instanceof Polygon || g instanceof MultiPolygon;
   }
 
   /** The grid union of a piece; null when it fails, for the slower repair to take over. */
