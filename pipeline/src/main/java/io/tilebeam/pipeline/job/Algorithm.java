@@ -26,9 +26,11 @@ public final class Algorithm {
    * written as they are; the minimum size of a ring ({@code minSizePixels}, by default the
    * simplification's tolerance for vector tiles) enters their keys. 8: for Mapbox Vector Tiles, a
    * piece that rounding folds becomes the area its rings wind, snap-rounded onto the tile's grid in
-   * one sweep (a grid union) instead of being repaired at the layer's precision first.
+   * one sweep (a grid union) instead of being repaired at the layer's precision first. 9: the grid
+   * union's snap rounding is tilebeam's own on unit pixels (a hash set of hot pixels walked along
+   * each segment) instead of JTS's, which also snapped to vertices within a tolerance.
    */
-  public static final int VERSION = 8;
+  public static final int VERSION = 9;
 
   private Algorithm() {}
 }

@@ -6,17 +6,14 @@ import java.util.List;
 import org.locationtech.jts.algorithm.Area;
 import org.locationtech.jts.algorithm.locate.IndexedPointInAreaLocator;
 import org.locationtech.jts.geom.Coordinate;
+import org.locationtech.jts.geom.CoordinateSequence;
 import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.geom.LinearRing;
 import org.locationtech.jts.geom.Location;
 import org.locationtech.jts.geom.Polygon;
-import org.locationtech.jts.geom.PrecisionModel;
 import org.locationtech.jts.index.strtree.STRtree;
-import org.locationtech.jts.noding.NodedSegmentString;
-import org.locationtech.jts.noding.SegmentString;
-import org.locationtech.jts.noding.snapround.SnapRoundingNoder;
 
 /**
  * Makes a polygonal geometry valid on the integer grid in one sweep: the area where its rings wind
@@ -25,8 +22,8 @@ import org.locationtech.jts.noding.snapround.SnapRoundingNoder;
  * <p>A piece simplified and rounded to a vector tile's grid folds where simplification moved an
  * island onto its neighbour or a ring across itself. Merging those with a chain of JTS overlays
  * costs an overlay per group and a snap-rounding after; here every ring is noded once, by snap
- * rounding (JTS's {@link SnapRoundingNoder}: all vertices and crossings moved to grid points, no
- * two edges crossing after), and the rest is counting on integers:
+ * rounding ({@link GridSnapper}: all vertices and crossings moved to grid points, no two edges
+ * crossing after), and the rest is counting on integers:
  *
  * <ol>
  *   <li>each noded edge carries how much the winding number changes across it (edges drawn twice
@@ -45,8 +42,6 @@ import org.locationtech.jts.noding.snapround.SnapRoundingNoder;
  * a case no one foresaw is not.
  */
 public final class GridUnion {
-
-  private static final PrecisionModel GRID = new PrecisionModel(1.0);
 
   /** Rows of the grid per band of the index that the winding counts look edges up in. */
   private static final int BAND = 16;
@@ -81,45 +76,43 @@ public final class GridUnion {
 
   /** Every ring noded by snap rounding, its edges added with the winding they change. */
   private void addRings(Geometry polygonal) {
-    List<SegmentString> rings = new ArrayList<>();
+    List<CoordinateSequence> rings = new ArrayList<>();
+    List<Integer> signs = new ArrayList<>();
     for (int i = 0; i < polygonal.getNumGeometries(); i++) {
       if (!(polygonal.getGeometryN(i) instanceof Polygon p) || p.isEmpty()) {
         continue;
       }
       for (int r = 0; r <= p.getNumInteriorRing(); r++) {
         LinearRing ring = r == 0 ? p.getExteriorRing() : p.getInteriorRingN(r - 1);
-        Coordinate[] c = ring.getCoordinates();
-        if (c.length < 4) {
+        CoordinateSequence c = ring.getCoordinateSequence();
+        if (c.size() < 4) {
           continue;
         }
         // +1 where the ring, walked this way, has its inside on its left: a shell winds +1
         // around its inside, a hole -1.
         // JTS's signed ring area is positive for clockwise rings.
         boolean anticlockwise = Area.ofRingSigned(c) <= 0;
-        int sign = (r == 0) == anticlockwise ? 1 : -1;
-        rings.add(new NodedSegmentString(c, sign));
+        signs.add((r == 0) == anticlockwise ? 1 : -1);
+        rings.add(c);
       }
     }
-    SnapRoundingNoder noder = new SnapRoundingNoder(GRID);
-    noder.computeNodes(rings);
-    for (Object o : noder.getNodedSubstrings()) {
-      SegmentString s = (SegmentString) o;
-      int sign = (Integer) s.getData();
-      Coordinate[] c = s.getCoordinates();
-      int previous = point(c[0]);
-      for (int k = 1; k < c.length; k++) {
-        int next = point(c[k]);
-        if (next != previous) {
-          addEdge(previous, next, sign);
-        }
-        previous = next;
-      }
-    }
+    int[] previous = {-1, -1};
+    GridSnapper.snap(
+        rings,
+        (ring, x, y) -> {
+          if (ring != previous[0]) {
+            previous[0] = ring;
+            previous[1] = -1;
+          }
+          int next = point(x, y);
+          if (previous[1] >= 0 && next != previous[1]) {
+            addEdge(previous[1], next, signs.get(ring));
+          }
+          previous[1] = next;
+        });
   }
 
-  private int point(Coordinate c) {
-    int x = (int) Math.round(c.x);
-    int y = (int) Math.round(c.y);
+  private int point(int x, int y) {
     int id = ids.idOf(x, y);
     if (id == px.length) {
       px = Arrays.copyOf(px, id * 2);
@@ -554,65 +547,5 @@ public final class GridUnion {
       polygons[s] = factory.createPolygon(shells.get(s), holesOf.get(s).toArray(LinearRing[]::new));
     }
     return factory.createMultiPolygon(polygons);
-  }
-
-  /**
-   * Pairs of ints (a grid point's coordinates, an edge's point ids) to dense ids, by open
-   * addressing on the pair packed in a long.
-   */
-  private static final class PairIds {
-    private long[] keys = new long[1024];
-    private int[] values = new int[1024];
-    private boolean[] used = new boolean[1024];
-    private int size;
-
-    int idOf(int x, int y) {
-      long key = ((long) x << 32) | (y & 0xffffffffL);
-      int mask = keys.length - 1;
-      int i = mix(key) & mask;
-      while (used[i]) {
-        if (keys[i] == key) {
-          return values[i];
-        }
-        i = (i + 1) & mask;
-      }
-      used[i] = true;
-      keys[i] = key;
-      values[i] = size;
-      if (++size * 2 > keys.length) {
-        grow();
-      }
-      return size - 1;
-    }
-
-    int size() {
-      return size;
-    }
-
-    private void grow() {
-      long[] oldKeys = keys;
-      int[] oldValues = values;
-      boolean[] oldUsed = used;
-      keys = new long[oldKeys.length * 2];
-      values = new int[oldKeys.length * 2];
-      used = new boolean[oldKeys.length * 2];
-      int mask = keys.length - 1;
-      for (int j = 0; j < oldKeys.length; j++) {
-        if (oldUsed[j]) {
-          int i = mix(oldKeys[j]) & mask;
-          while (used[i]) {
-            i = (i + 1) & mask;
-          }
-          used[i] = true;
-          keys[i] = oldKeys[j];
-          values[i] = oldValues[j];
-        }
-      }
-    }
-  }
-
-  private static int mix(long key) {
-    long h = key * 0x9E3779B97F4A7C15L;
-    return (int) (h ^ (h >>> 29));
   }
 }

@@ -157,6 +157,42 @@ class GridUnionTest {
   }
 
   /**
+   * Random thin, crossing quadrilaterals off the grid (simplification's slivers): always valid, and
+   * the area of JTS's union up to the snap-rounding of what the union's rings cross.
+   */
+  @Test
+  void randomOffGridSliversGiveAValidUnion() {
+    Random random = new Random(36);
+    for (int run = 0; run < 200; run++) {
+      int n = 2 + random.nextInt(20);
+      Polygon[] polygons = new Polygon[n];
+      for (int i = 0; i < n; i++) {
+        double cx = random.nextDouble() * 60;
+        double cy = random.nextDouble() * 60;
+        double r = 0.5 + random.nextDouble() * 20;
+        double a0 = random.nextDouble() * Math.PI;
+        // Two long sides a fraction of a unit apart.
+        double w = 0.05 + random.nextDouble();
+        Coordinate[] c = new Coordinate[5];
+        double dx = r * Math.cos(a0);
+        double dy = r * Math.sin(a0);
+        double nx = -w * Math.sin(a0);
+        double ny = w * Math.cos(a0);
+        c[0] = new Coordinate(cx - dx, cy - dy);
+        c[1] = new Coordinate(cx + dx, cy + dy);
+        c[2] = new Coordinate(cx + dx + nx, cy + dy + ny);
+        c[3] = new Coordinate(cx - dx + nx, cy - dy + ny);
+        c[4] = c[0].copy();
+        polygons[i] = F.createPolygon(F.createLinearRing(c));
+      }
+      Geometry input = F.createMultiPolygon(polygons);
+      Geometry g = checked(GridUnion.union(input));
+      double expected = OverlayNGRobust.union(input).getArea();
+      assertEquals(expected, g.getArea(), input.getLength(), () -> "run " + input);
+    }
+  }
+
+  /**
    * The same rings give the same bytes, call after call (no order taken from a hash of objects).
    */
   @Test

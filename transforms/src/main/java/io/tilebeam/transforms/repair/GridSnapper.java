@@ -1,0 +1,237 @@
+package io.tilebeam.transforms.repair;
+
+import java.util.List;
+import org.locationtech.jts.algorithm.CGAlgorithmsDD;
+import org.locationtech.jts.geom.Coordinate;
+import org.locationtech.jts.geom.CoordinateSequence;
+
+/**
+ * Snap rounding onto the integer grid (Hobby; Guibas and Marimont), for rings in grid units: the
+ * pixel (the unit square around a grid point) of every vertex and of every point where two segments
+ * cross is hot, and each segment becomes the path through the centres of the hot pixels it passes,
+ * in order. No two edges of the result cross, and none passes through a grid point that is not one
+ * of its ends (a segment from pixel A to pixel B passes every pixel whose centre lies between A's
+ * and B's centres), so the result is a planar graph on grid points.
+ *
+ * <p>JTS's {@code SnapRoundingNoder} does the same for any precision, and looks each segment up in
+ * a tree of every hot pixel and tests it against the near ones: most of the time of a tile at a low
+ * zoom. On unit pixels, a hash set of the hot ones answers for each pixel a segment passes, and the
+ * pixels come in the segment's order: the cost grows with the vertices, the crossings and the
+ * pixels the segments pass, with no tree and no sort.
+ */
+final class GridSnapper {
+
+  /** Receives each ring's snapped path, its grid points in order, back to its first. */
+  interface Path {
+    void point(int ring, int x, int y);
+  }
+
+  /** Coordinates beyond this many units from 0 are not snapped here (a tile is a few thousand). */
+  static final double MAX_UNITS = 1 << 20;
+
+  private final List<CoordinateSequence> rings;
+  private final PairIds hot = new PairIds();
+
+  // Every segment of every ring, flat: from (x0, y0) to (x1, y1).
+  private final double[] x0;
+  private final double[] y0;
+  private final double[] x1;
+  private final double[] y1;
+
+  private GridSnapper(List<CoordinateSequence> rings, int segments) {
+    this.rings = rings;
+    x0 = new double[segments];
+    y0 = new double[segments];
+    x1 = new double[segments];
+    y1 = new double[segments];
+  }
+
+  /**
+   * Snap-rounds the closed rings and hands each one's path to {@code path}, ring by ring in order.
+   *
+   * @throws IllegalArgumentException when a coordinate is not finite or lies beyond {@link
+   *     #MAX_UNITS}
+   */
+  static void snap(List<CoordinateSequence> rings, Path path) {
+    int segments = 0;
+    for (CoordinateSequence ring : rings) {
+      segments += Math.max(0, ring.size() - 1);
+    }
+    GridSnapper s = new GridSnapper(rings, segments);
+    s.collect();
+    s.addCrossings();
+    s.walk(path);
+  }
+
+  /** The segments, and the pixel of every vertex, hot. */
+  private void collect() {
+    int k = 0;
+    for (CoordinateSequence ring : rings) {
+      for (int i = 0; i < ring.size(); i++) {
+        double x = ring.getX(i);
+        double y = ring.getY(i);
+        if (!(Math.abs(x) <= MAX_UNITS && Math.abs(y) <= MAX_UNITS)) {
+          throw new IllegalArgumentException("coordinate beyond the grid: " + x + " " + y);
+        }
+        hot.idOf(pixel(x), pixel(y));
+        if (i > 0) {
+          x0[k] = ring.getX(i - 1);
+          y0[k] = ring.getY(i - 1);
+          x1[k] = x;
+          y1[k] = y;
+          k++;
+        }
+      }
+    }
+  }
+
+  /**
+   * The pixel of every point where two segments cross inside both, hot. Where they only touch or
+   * overlap, the points in common that matter are vertices, whose pixels are hot already.
+   */
+  private void addCrossings() {
+    int n = x0.length;
+    double[] minX = new double[n];
+    double[] minY = new double[n];
+    double[] maxX = new double[n];
+    double[] maxY = new double[n];
+    for (int k = 0; k < n; k++) {
+      minX[k] = Math.min(x0[k], x1[k]);
+      maxX[k] = Math.max(x0[k], x1[k]);
+      minY[k] = Math.min(y0[k], y1[k]);
+      maxY[k] = Math.max(y0[k], y1[k]);
+    }
+    BoxPairs.visit(
+        minX,
+        minY,
+        maxX,
+        maxY,
+        (a, b) -> {
+          if (!crossInside(a, b)) {
+            return;
+          }
+          Coordinate c =
+              CGAlgorithmsDD.intersection(
+                  new Coordinate(x0[a], y0[a]),
+                  new Coordinate(x1[a], y1[a]),
+                  new Coordinate(x0[b], y0[b]),
+                  new Coordinate(x1[b], y1[b]));
+          if (c == null || !Double.isFinite(c.x) || !Double.isFinite(c.y)) {
+            return;
+          }
+          // The point lies in both boxes; a nearly parallel pair may compute it a little outside.
+          double x = clamp(c.x, Math.max(minX[a], minX[b]), Math.min(maxX[a], maxX[b]));
+          double y = clamp(c.y, Math.max(minY[a], minY[b]), Math.min(maxY[a], maxY[b]));
+          hot.idOf(pixel(x), pixel(y));
+        });
+  }
+
+  /** Whether segments {@code a} and {@code b} cross at a point inside both. */
+  private boolean crossInside(int a, int b) {
+    int p = CGAlgorithmsDD.orientationIndex(x0[a], y0[a], x1[a], y1[a], x0[b], y0[b]);
+    int q = CGAlgorithmsDD.orientationIndex(x0[a], y0[a], x1[a], y1[a], x1[b], y1[b]);
+    if (p * q >= 0) {
+      return false;
+    }
+    int r = CGAlgorithmsDD.orientationIndex(x0[b], y0[b], x1[b], y1[b], x0[a], y0[a]);
+    int s = CGAlgorithmsDD.orientationIndex(x0[b], y0[b], x1[b], y1[b], x1[a], y1[a]);
+    return r * s < 0;
+  }
+
+  /** Each ring's segments, each through the hot pixels it passes. */
+  private void walk(Path path) {
+    int k = 0;
+    for (int r = 0; r < rings.size(); r++) {
+      Emitter out = new Emitter(path, r);
+      for (int i = 1; i < rings.get(r).size(); i++, k++) {
+        passHotPixels(k, out);
+      }
+    }
+  }
+
+  /**
+   * Emits the centres of the hot pixels segment {@code k} passes, in its direction: column by
+   * column of pixels, and in each column the rows its stretch there spans.
+   */
+  private void passHotPixels(int k, Emitter out) {
+    double ax = x0[k];
+    double ay = y0[k];
+    double bx = x1[k];
+    double by = y1[k];
+    double left = Math.min(ax, bx);
+    double right = Math.max(ax, bx);
+    int first = pixel(ax);
+    int last = pixel(bx);
+    int step = last >= first ? 1 : -1;
+    boolean up = by >= ay;
+    for (int c = first; ; c += step) {
+      double ya;
+      double yb;
+      if (ax == bx) {
+        ya = ay;
+        yb = by;
+      } else {
+        ya = yAt(Math.max(left, c - 0.5), ax, ay, bx, by);
+        yb = yAt(Math.min(right, c + 0.5), ax, ay, bx, by);
+      }
+      int lo = pixel(Math.min(ya, yb));
+      int hi = pixel(Math.max(ya, yb));
+      if (up) {
+        for (int row = lo; row <= hi; row++) {
+          out.emitIfHot(c, row);
+        }
+      } else {
+        for (int row = hi; row >= lo; row--) {
+          out.emitIfHot(c, row);
+        }
+      }
+      if (c == last) {
+        return;
+      }
+    }
+  }
+
+  /** The segment's y at {@code x}, exactly at its ends. */
+  private static double yAt(double x, double ax, double ay, double bx, double by) {
+    if (x == ax) {
+      return ay;
+    }
+    if (x == bx) {
+      return by;
+    }
+    return ay + (x - ax) * (by - ay) / (bx - ax);
+  }
+
+  /** The index of the pixel holding {@code v}: pixels are half-open, [i − ½, i + ½). */
+  static int pixel(double v) {
+    return (int) Math.floor(v + 0.5);
+  }
+
+  private static double clamp(double v, double lo, double hi) {
+    return Math.max(lo, Math.min(hi, v));
+  }
+
+  /** One ring's path: hot pixel centres, each once where segments meet. */
+  private final class Emitter {
+    private final Path path;
+    private final int ring;
+    private boolean started;
+    private int lastX;
+    private int lastY;
+
+    Emitter(Path path, int ring) {
+      this.path = path;
+      this.ring = ring;
+    }
+
+    void emitIfHot(int x, int y) {
+      if ((started && x == lastX && y == lastY) || !hot.contains(x, y)) {
+        return;
+      }
+      started = true;
+      lastX = x;
+      lastY = y;
+      path.point(ring, x, y);
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package io.tilebeam.transforms.repair;
+
+/**
+ * Pairs of ints (a grid point's coordinates, an edge's point ids) to dense ids 0, 1, 2, ... in the
+ * order they were first seen, by open addressing on the pair packed in a long: no boxing, and the
+ * same ids for the same sequence of pairs on every run.
+ */
+final class PairIds {
+  private long[] keys = new long[1024];
+  private int[] values = new int[1024];
+  private boolean[] used = new boolean[1024];
+  private int size;
+
+  /** The id of the pair, a new one when it was not seen before. */
+  int idOf(int a, int b) {
+    long key = key(a, b);
+    int mask = keys.length - 1;
+    int i = mix(key) & mask;
+    while (used[i]) {
+      if (keys[i] == key) {
+        return values[i];
+      }
+      i = (i + 1) & mask;
+    }
+    used[i] = true;
+    keys[i] = key;
+    values[i] = size;
+    if (++size * 2 > keys.length) {
+      grow();
+    }
+    return size - 1;
+  }
+
+  /** Whether the pair was seen. */
+  boolean contains(int a, int b) {
+    long key = key(a, b);
+    int mask = keys.length - 1;
+    int i = mix(key) & mask;
+    while (used[i]) {
+      if (keys[i] == key) {
+        return true;
+      }
+      i = (i + 1) & mask;
+    }
+    return false;
+  }
+
+  /** How many pairs were seen. */
+  int size() {
+    return size;
+  }
+
+  private static long key(int a, int b) {
+    return ((long) a << 32) | (b & 0xffffffffL);
+  }
+
+  private void grow() {
+    long[] oldKeys = keys;
+    int[] oldValues = values;
+    boolean[] oldUsed = used;
+    keys = new long[oldKeys.length * 2];
+    values = new int[oldKeys.length * 2];
+    used = new boolean[oldKeys.length * 2];
+    int mask = keys.length - 1;
+    for (int j = 0; j < oldKeys.length; j++) {
+      if (oldUsed[j]) {
+        int i = mix(oldKeys[j]) & mask;
+        while (used[i]) {
+          i = (i + 1) & mask;
+        }
+        used[i] = true;
+        keys[i] = oldKeys[j];
+        values[i] = oldValues[j];
+      }
+    }
+  }
+
+  private static int mix(long key) {
+    long h = key * 0x9E3779B97F4A7C15L;
+    return (int) (h ^ (h >>> 29));
+  }
+}
