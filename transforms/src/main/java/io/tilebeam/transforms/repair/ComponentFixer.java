@@ -88,7 +88,9 @@ final class ComponentFixer {
    */
   private List<Polygon> fixOne(Polygon p, List<LinearRing> orphans) {
     Geometry fixed = withoutOrphans(p, orphans);
-    if (!PolygonValidity.check(fixed).valid()) {
+    // The check found p bad: only a polygon that lost orphan holes needs checking again (a check
+    // of a mainland with its lakes is a good part of its repair).
+    if (fixed == p || !PolygonValidity.check(fixed).valid()) {
       Polygon rest = (Polygon) fixed;
       fixed = HoleMerger.merge(rest);
       if (fixed == rest || !PolygonValidity.check(fixed).valid()) {

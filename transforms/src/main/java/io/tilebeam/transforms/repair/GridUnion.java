@@ -291,7 +291,12 @@ public final class GridUnion {
       for (int h = 0; h < halves; h++) {
         members[fill[cycle[h]]++] = h;
       }
-      RowIndex rows = null;
+      // Each connected part's cycles wound relative to its first cycle that has a seed; then the
+      // seeds' windings counted together, row by row.
+      int[] relative = new int[cycles];
+      int[] part = new int[cycles];
+      int[] seeds = new int[cycles];
+      int parts = 0;
       int[] queue = new int[cycles];
       for (int c0 = 0; c0 < cycles; c0++) {
         if (known[c0]) {
@@ -302,10 +307,8 @@ public final class GridUnion {
           // A cycle of horizontal edges only has no area; the walk reaches it from its twins'.
           continue;
         }
-        if (rows == null) {
-          rows = new RowIndex();
-        }
-        ofCycle[c0] = rows.leftOf(seed);
+        seeds[parts] = seed;
+        part[c0] = parts;
         known[c0] = true;
         int head = 0;
         int tail = 0;
@@ -316,12 +319,18 @@ public final class GridUnion {
             int h = members[i];
             int other = cycle[h ^ 1];
             if (!known[other]) {
-              ofCycle[other] = ofCycle[c] - hDelta[h];
+              relative[other] = relative[c] - hDelta[h];
+              part[other] = parts;
               known[other] = true;
               queue[tail++] = other;
             }
           }
         }
+        parts++;
+      }
+      int[] base = parts == 0 ? new int[0] : new RowIndex().leftOf(seeds, parts);
+      for (int c = 0; c < cycles; c++) {
+        ofCycle[c] = known[c] ? base[part[c]] + relative[c] : 0;
       }
       int[] left = new int[halves];
       for (int h = 0; h < halves; h++) {
@@ -452,29 +461,79 @@ public final class GridUnion {
       }
 
       /**
-       * The winding number on the left of non-horizontal half-edge {@code h}: the changes of the
-       * edges crossing the row just above its lower end, counted from far left.
+       * The winding number on the left of each of the non-horizontal half-edges {@code seeds[0,
+       * n)}: the changes of the edges crossing the row just above its lower end, counted from far
+       * left. The seeds on one row are counted in one pass over the row's band: each crossing edge
+       * adds its change to every seed to its right.
        */
-      int leftOf(int h) {
-        int y = Math.min(py[hFrom[h]], py[hTo[h]]);
+      int[] leftOf(int[] seeds, int n) {
+        long[] byRow = new long[n];
+        for (int k = 0; k < n; k++) {
+          int h = seeds[k];
+          byRow[k] = ((long) (Math.min(py[hFrom[h]], py[hTo[h]]) - minY) << 32) | k;
+        }
+        Arrays.sort(byRow);
+        int[] out = new int[n];
+        for (int first = 0, end; first < n; first = end) {
+          long rowKey = byRow[first] >>> 32;
+          end = first;
+          while (end < n && byRow[end] >>> 32 == rowKey) {
+            end++;
+          }
+          leftOfRow((int) rowKey + minY, seeds, byRow, first, end, out);
+        }
+        return out;
+      }
+
+      /** {@link #leftOf} for the seeds {@code byRow[first, end)}, all on row {@code y}. */
+      private void leftOfRow(int y, int[] seeds, long[] byRow, int first, int end, int[] out) {
         double row = y + 0.5;
-        double xh = crossing(h, row);
+        int m = end - first;
+        double[] xs = new double[m];
+        for (int i = 0; i < m; i++) {
+          xs[i] = crossing(seeds[(int) byRow[first + i]], row);
+        }
+        double[] sorted = xs.clone();
+        Arrays.sort(sorted);
+        // changes[j]: what the edges between seed j - 1 and seed j (in x) change.
+        int[] changes = new int[m + 1];
         int band = (y - minY) / BAND;
-        int before = 0;
         for (int i = 0; i < sizes[band]; i++) {
           int e = bands[band][i];
           int y0 = Math.min(py[hFrom[e]], py[hTo[e]]);
           int y1 = Math.max(py[hFrom[e]], py[hTo[e]]);
-          if (y0 > y || y1 <= y || e == (h & ~1)) {
+          if (y0 > y || y1 <= y) {
             continue;
           }
-          if (crossing(e, row) < xh) {
-            before += change(e);
+          // A seed's own edge crosses at its own x and counts only for seeds to its right.
+          changes[firstAbove(sorted, crossing(e, row))] += change(e);
+        }
+        for (int j = 1; j <= m; j++) {
+          changes[j] += changes[j - 1];
+        }
+        for (int i = 0; i < m; i++) {
+          int k = (int) byRow[first + i];
+          int h = seeds[k];
+          int before = changes[Arrays.binarySearch(sorted, xs[i])];
+          // Left of an upward half-edge is its -x side; of a downward one, its +x side.
+          boolean up = py[hTo[h]] > py[hFrom[h]];
+          out[k] = up ? before : before + change(h);
+        }
+      }
+
+      /** The index of the first value in {@code sorted} greater than {@code x}. */
+      private static int firstAbove(double[] sorted, double x) {
+        int lo = 0;
+        int hi = sorted.length;
+        while (lo < hi) {
+          int mid = (lo + hi) >>> 1;
+          if (sorted[mid] > x) {
+            hi = mid;
+          } else {
+            lo = mid + 1;
           }
         }
-        // Left of an upward half-edge is its -x side; of a downward one, its +x side.
-        boolean up = py[hTo[h]] > py[hFrom[h]];
-        return up ? before : before + change(h);
+        return lo;
       }
 
       /** How the winding changes from the -x side of half-edge {@code h} to its +x side. */
