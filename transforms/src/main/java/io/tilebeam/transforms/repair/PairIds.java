@@ -14,13 +14,9 @@ final class PairIds {
   /** The id of the pair, a new one when it was not seen before. */
   int idOf(int a, int b) {
     long key = key(a, b);
-    int mask = keys.length - 1;
-    int i = mix(key) & mask;
-    while (used[i]) {
-      if (keys[i] == key) {
-        return values[i];
-      }
-      i = (i + 1) & mask;
+    int i = slot(key);
+    if (used[i]) {
+      return values[i];
     }
     used[i] = true;
     keys[i] = key;
@@ -33,16 +29,17 @@ final class PairIds {
 
   /** Whether the pair was seen. */
   boolean contains(int a, int b) {
-    long key = key(a, b);
+    return used[slot(key(a, b))];
+  }
+
+  /** The slot that holds {@code key}, or the free one where it would go. */
+  private int slot(long key) {
     int mask = keys.length - 1;
     int i = mix(key) & mask;
-    while (used[i]) {
-      if (keys[i] == key) {
-        return true;
-      }
+    while (used[i] && keys[i] != key) {
       i = (i + 1) & mask;
     }
-    return false;
+    return i;
   }
 
   /** How many pairs were seen. */
