@@ -94,17 +94,14 @@ public final class GeometryRepair {
       return new Repaired(g, Rung.VALID);
     }
     Geometry cleaned = new SpikeRemover().transform(g);
-    if (cleaned.getNumPoints() != g.getNumPoints()) {
-      report = PolygonValidity.check(cleaned);
-      if (!cleaned.isEmpty() && report.valid()) {
-        return new Repaired(cleaned, Rung.CLEANED);
-      }
-    }
+    boolean spikes = cleaned.getNumPoints() != g.getNumPoints();
+    // A ring the splitter changes was not valid with its spikes gone either: one check after both
+    // (a mainland's check is a good part of its repair) says which rung made it valid.
     Geometry split = SelfTouchSplitter.split(cleaned);
-    if (split != cleaned) {
+    if (spikes || split != cleaned) {
       report = PolygonValidity.check(split);
       if (!split.isEmpty() && report.valid()) {
-        return new Repaired(split, Rung.SPLIT);
+        return new Repaired(split, split == cleaned ? Rung.CLEANED : Rung.SPLIT);
       }
     }
     if (!split.isEmpty()) {

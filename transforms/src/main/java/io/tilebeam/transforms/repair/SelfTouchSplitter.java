@@ -34,7 +34,8 @@ final class SelfTouchSplitter {
   private SelfTouchSplitter() {}
 
   /**
-   * The polygonal geometry with every self-touching ring split; others are returned as they are.
+   * The polygonal geometry with every self-touching ring split; others are returned as they are,
+   * and a geometry without such a ring is returned itself.
    */
   static Geometry split(Geometry g) {
     if (g instanceof Polygon p) {
@@ -43,10 +44,14 @@ final class SelfTouchSplitter {
     }
     if (g instanceof MultiPolygon mp) {
       List<Polygon> out = new ArrayList<>();
+      boolean changed = false;
       for (int i = 0; i < mp.getNumGeometries(); i++) {
-        out.addAll(splitPolygon((Polygon) mp.getGeometryN(i)));
+        Polygon p = (Polygon) mp.getGeometryN(i);
+        List<Polygon> parts = splitPolygon(p);
+        changed |= parts.size() != 1 || parts.get(0) != p;
+        out.addAll(parts);
       }
-      return mp.getFactory().createMultiPolygon(toArray(out));
+      return changed ? mp.getFactory().createMultiPolygon(toArray(out)) : mp;
     }
     return g;
   }
