@@ -60,18 +60,39 @@ public final class GridUnion {
   private int[] delta = new int[256];
   private int edges;
 
+  // Whether a grid point has more than one boundary half-edge leaving it.
+  private boolean ringsMeet;
+
   private GridUnion(GeometryFactory factory) {
     this.factory = factory;
   }
+
+  /**
+   * A grid union, and whether two of its rings, or one with itself, meet at a grid point.
+   *
+   * @param geometry the area where the rings wind at least once
+   * @param ringsMeet false when no grid point lies on two rings nor twice on one: the rings are
+   *     then pairwise disjoint simple rings (snap rounding leaves no crossing and no point inside
+   *     an edge), each hole in the smallest shell around it, so the result is valid without a
+   *     check; true where rings touch, which validity allows only in some ways (a cycle of touching
+   *     holes cuts the polygon in two), so the caller checks it
+   */
+  public record Result(Geometry geometry, boolean ringsMeet) {}
 
   /**
    * The area of {@code polygonal} (in grid units) where its rings wind at least once, on the
    * integer grid: valid, possibly empty.
    */
   public static Geometry union(Geometry polygonal) {
+    return unite(polygonal).geometry();
+  }
+
+  /** {@link #union} and whether its rings meet anywhere. */
+  public static Result unite(Geometry polygonal) {
     GridUnion u = new GridUnion(polygonal.getFactory());
     u.addRings(polygonal);
-    return u.build();
+    Geometry g = u.build();
+    return new Result(g, u.ringsMeet);
   }
 
   /** Every ring noded by snap rounding, its edges added with the winding they change. */
@@ -345,8 +366,13 @@ public final class GridUnion {
      */
     List<Coordinate[]> boundary(int[] left) {
       boolean[] out = new boolean[halves];
+      boolean[] leaves = new boolean[ids.size()];
       for (int h = 0; h < halves; h++) {
         out[h] = left[h] >= 1 && left[h ^ 1] < 1;
+        if (out[h]) {
+          ringsMeet |= leaves[hFrom[h]];
+          leaves[hFrom[h]] = true;
+        }
       }
       boolean[] used = new boolean[halves];
       int[] seenAt = new int[ids.size()];

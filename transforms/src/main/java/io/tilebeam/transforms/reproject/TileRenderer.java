@@ -75,12 +75,13 @@ public final class TileRenderer {
       if (GeometryRepair.isPolygonal(onGrid)) {
         // Folded by rounding (islands that simplification moved onto each other, a ring across
         // itself): the area the rings wind, snap-rounded in one sweep, is valid by construction.
-        Geometry union = union(inUnits);
-        if (union != null && union.isEmpty()) {
+        GridUnion.Result union = union(inUnits);
+        if (union != null && union.geometry().isEmpty()) {
           return null;
         }
-        if (union != null && GeometryRepair.valid(union)) {
-          return new GeometryRepair.Repaired(union, GeometryRepair.Rung.CLEANED);
+        // Rings that meet nowhere are valid by construction; touching ones are checked.
+        if (union != null && (!union.ringsMeet() || GeometryRepair.valid(union.geometry()))) {
+          return new GeometryRepair.Repaired(union.geometry(), GeometryRepair.Rung.CLEANED);
         }
       }
     }
@@ -109,9 +110,9 @@ public final class TileRenderer {
   }
 
   /** The grid union of a piece; null when it fails, for the slower repair to take over. */
-  private static Geometry union(Geometry inUnits) {
+  private static GridUnion.Result union(Geometry inUnits) {
     try {
-      return GridUnion.union(inUnits);
+      return GridUnion.unite(inUnits);
     } catch (RuntimeException e) {
       return null;
     }

@@ -1,6 +1,7 @@
 package io.tilebeam.transforms.repair;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
@@ -49,6 +50,24 @@ class GridUnionTest {
     Geometry g = union("MULTIPOLYGON (((0 0, 2 0, 2 2, 0 2, 0 0)), ((2 2, 4 2, 4 4, 2 4, 2 2)))");
     assertEquals(2, g.getNumGeometries());
     assertEquals(8, g.getArea(), 0);
+  }
+
+  @Test
+  void ringsThatMeetAreSaidToMeet() throws Exception {
+    WKTReader wkt = new WKTReader();
+    assertTrue(
+        GridUnion.unite(
+                wkt.read("MULTIPOLYGON (((0 0, 2 0, 2 2, 0 2, 0 0)), ((2 2, 4 2, 4 4, 2 4, 2 2)))"))
+            .ringsMeet());
+    assertTrue(
+        GridUnion.unite(wkt.read("POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0, 2 6, 6 6, 6 2, 0 0))"))
+            .ringsMeet());
+    assertFalse(
+        GridUnion.unite(
+                wkt.read(
+                    "MULTIPOLYGON (((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 2 4, 4 4, 4 2, 2 2)),"
+                        + " ((5 5, 15 5, 15 15, 5 15, 5 5)))"))
+            .ringsMeet());
   }
 
   @Test
