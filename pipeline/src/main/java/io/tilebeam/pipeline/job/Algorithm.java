@@ -28,9 +28,11 @@ public final class Algorithm {
    * piece that rounding folds becomes the area its rings wind, snap-rounded onto the tile's grid in
    * one sweep (a grid union) instead of being repaired at the layer's precision first. 9: the grid
    * union's snap rounding is tilebeam's own on unit pixels (a hash set of hot pixels walked along
-   * each segment) instead of JTS's, which also snapped to vertices within a tolerance.
+   * each segment) instead of JTS's, which also snapped to vertices within a tolerance. 10: the
+   * source repair unions overlapping polygons without the holes that meet no other polygon and puts
+   * those back after, so a mainland's lakes can come out in another order (same area).
    */
-  public static final int VERSION = 9;
+  public static final int VERSION = 10;
 
   private Algorithm() {}
 }

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.locationtech.jts.geom.Coordinate;
+import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.geom.LinearRing;
@@ -57,7 +59,7 @@ final class ComponentFixer {
         origin.add(i);
         continue;
       }
-      for (Polygon q : fixOne(p, orphans)) {
+      for (Polygon q : fixOne(p, report, i, orphans)) {
         polygons.add(q);
         origin.add(i);
       }
@@ -84,17 +86,26 @@ final class ComponentFixer {
 
   /**
    * One bad polygon made valid: holes outside its shell taken out (into {@code orphans}); its
-   * overlapping holes merged; else rebuilt from its noded rings; else by JTS's fixer.
+   * overlapping holes merged, unless its shell is at fault, which merging holes leaves as it is;
+   * else rebuilt from its noded rings; else by JTS's fixer. {@code report} is the check of the
+   * geometry that holds it as polygon {@code index}.
    */
-  private List<Polygon> fixOne(Polygon p, List<LinearRing> orphans) {
-    Geometry fixed = withoutOrphans(p, orphans);
+  private List<Polygon> fixOne(
+      Polygon p, PolygonValidity.Report report, int index, List<LinearRing> orphans) {
+    Polygon rest = withoutOrphans(p, orphans);
     // The check found p bad: only a polygon that lost orphan holes needs checking again (a check
     // of a mainland with its lakes is a good part of its repair).
-    if (fixed == p || !PolygonValidity.check(fixed).valid()) {
-      Polygon rest = (Polygon) fixed;
-      fixed = HoleMerger.merge(rest);
+    PolygonValidity.Report again = rest == p ? null : PolygonValidity.check(rest);
+    Geometry fixed = rest;
+    if (again == null || !again.valid()) {
+      boolean shell =
+          again == null ? report.shellAtFault().get(index) : again.shellAtFault().get(0);
+      fixed = shell ? rest : HoleMerger.merge(rest);
       if (fixed == rest || !PolygonValidity.check(fixed).valid()) {
-        fixed = GeometryRepair.onGrid(RingPolygonizer.rebuild(rest), precision);
+        // Rings meet only where the check saw them meet: those of the polygon's own check if it
+        // lost holes, else the whole geometry's (more points than needed, never fewer).
+        List<Coordinate> contacts = (again == null ? report : again).contacts();
+        fixed = GeometryRepair.onGrid(RingPolygonizer.rebuild(rest, contacts), precision);
       }
       if (fixed.isEmpty() || !PolygonValidity.check(fixed).valid()) {
         fixed = GeometryRepair.onGrid(GeometryFixer.fix(rest), precision);
@@ -202,16 +213,64 @@ final class ComponentFixer {
         out.add(group.get(0));
         continue;
       }
-      Geometry union =
-          GeometryRepair.onGrid(
-              OverlayNGRobust.union(group.get(0).getFactory().buildGeometry(group)), precision);
-      for (int k = 0; k < union.getNumGeometries(); k++) {
-        if (union.getGeometryN(k) instanceof Polygon q && !q.isEmpty()) {
-          out.add(q);
-        }
-      }
+      out.addAll(union(group));
     }
     return out;
+  }
+
+  /**
+   * The union of a group of overlapping polygons, as polygons. A hole whose box meets no other
+   * polygon of the group is left out of the overlay and put back into the part that holds it after:
+   * no other polygon can reach into it, so it stays a hole. A mainland's lakes are most of its
+   * points, and an island drawn across its coast meets a few of them at most; the overlay, which
+   * builds a graph of every edge it is given, then costs the coast alone.
+   */
+  private List<Polygon> union(List<Polygon> group) {
+    GeometryFactory f = group.get(0).getFactory();
+    STRtree boxes = new STRtree();
+    for (int k = 0; k < group.size(); k++) {
+      boxes.insert(group.get(k).getEnvelopeInternal(), k);
+    }
+    List<Polygon> reduced = new ArrayList<>(group.size());
+    List<LinearRing> aside = new ArrayList<>();
+    for (int k = 0; k < group.size(); k++) {
+      Polygon p = group.get(k);
+      List<LinearRing> kept = new ArrayList<>();
+      for (int h = 0; h < p.getNumInteriorRing(); h++) {
+        LinearRing hole = p.getInteriorRingN(h);
+        if (meetsAnother(boxes, hole.getEnvelopeInternal(), k)) {
+          kept.add(hole);
+        } else {
+          aside.add(hole);
+        }
+      }
+      reduced.add(
+          kept.size() == p.getNumInteriorRing()
+              ? p
+              : f.createPolygon(p.getExteriorRing(), kept.toArray(LinearRing[]::new)));
+    }
+    Geometry union =
+        GeometryRepair.onGrid(OverlayNGRobust.union(f.buildGeometry(reduced)), precision);
+    List<Polygon> parts = new ArrayList<>();
+    for (int k = 0; k < union.getNumGeometries(); k++) {
+      if (union.getGeometryN(k) instanceof Polygon q && !q.isEmpty()) {
+        parts.add(q);
+      }
+    }
+    return adopt(parts, aside, f);
+  }
+
+  /** Whether {@code box} meets the box of a polygon of the group other than {@code self}. */
+  private static boolean meetsAnother(STRtree boxes, Envelope box, int self) {
+    boolean[] meets = {false};
+    boxes.query(
+        box,
+        item -> {
+          if ((Integer) item != self) {
+            meets[0] = true;
+          }
+        });
+    return meets[0];
   }
 
   private static int find(int[] parent, int i) {

@@ -97,7 +97,9 @@ public final class GeometryRepair {
     boolean spikes = cleaned.getNumPoints() != g.getNumPoints();
     // A ring the splitter changes was not valid with its spikes gone either: one check after both
     // (a mainland's check is a good part of its repair) says which rung made it valid.
-    Geometry split = SelfTouchSplitter.split(cleaned);
+    // Removing spikes only takes points away: every ring that still meets itself does so at a
+    // point the check found.
+    Geometry split = SelfTouchSplitter.split(cleaned, report.selfContacts());
     if (spikes || split != cleaned) {
       report = PolygonValidity.check(split);
       if (!split.isEmpty() && report.valid()) {

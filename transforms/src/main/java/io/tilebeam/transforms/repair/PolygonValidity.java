@@ -45,8 +45,22 @@ final class PolygonValidity {
    * @param nested pairs {@code (inner, outer)} of polygons one of which lies inside the other's
    *     area
    * @param problem the first problem found, for messages; null when valid
+   * @param shellAtFault the polygons whose shell crosses, overlaps, touches or folds back on a ring
+   *     of its own polygon (itself included): merging holes cannot mend them
+   * @param selfContacts the points where a ring crosses, overlaps or touches itself (neighbouring
+   *     segments aside): a ring whose box holds none of them needs no splitting
+   * @param contacts a point of every place where two rings of one polygon meet, or one meets
+   *     itself: a ring whose box holds none of them meets no other ring of its polygon (both lists
+   *     null in a report not made by a check: every ring is then looked at)
    */
-  record Report(BitSet bad, List<int[]> overlapping, List<int[]> nested, String problem) {
+  record Report(
+      BitSet bad,
+      List<int[]> overlapping,
+      List<int[]> nested,
+      String problem,
+      BitSet shellAtFault,
+      List<Coordinate> selfContacts,
+      List<Coordinate> contacts) {
 
     /** Whether the geometry is valid. */
     boolean valid() {
@@ -61,6 +75,10 @@ final class PolygonValidity {
   private final List<Coordinate[]> rings = new ArrayList<>();
 
   private final List<Integer> polygonOf = new ArrayList<>();
+  private final BitSet shells = new BitSet();
+  private final BitSet shellAtFault = new BitSet();
+  private final List<Coordinate> selfContacts = new ArrayList<>();
+  private final List<Coordinate> contacts = new ArrayList<>();
   private final BitSet bad = new BitSet();
   private final List<int[]> overlapping = new ArrayList<>();
   private final List<int[]> nested = new ArrayList<>();
@@ -74,7 +92,14 @@ final class PolygonValidity {
   /** Checks a polygon or multi-polygon; a small ring without holes first by {@link SmallRing}. */
   static Report check(Geometry polygonal) {
     if (polygonal instanceof Polygon p && SmallRing.isSimpleShell(p)) {
-      return new Report(new BitSet(), new ArrayList<>(), new ArrayList<>(), null);
+      return new Report(
+          new BitSet(),
+          new ArrayList<>(),
+          new ArrayList<>(),
+          null,
+          new BitSet(),
+          List.of(),
+          List.of());
     }
     return checkInFull(polygonal);
   }
@@ -83,7 +108,8 @@ final class PolygonValidity {
   static Report checkInFull(Geometry polygonal) {
     PolygonValidity v = new PolygonValidity(polygonal);
     v.run();
-    return new Report(v.bad, v.overlapping, v.nested, v.problem);
+    return new Report(
+        v.bad, v.overlapping, v.nested, v.problem, v.shellAtFault, v.selfContacts, v.contacts);
   }
 
   private void run() {
@@ -98,6 +124,7 @@ final class PolygonValidity {
           badPolygon(i, "a ring with fewer than four points");
           continue;
         }
+        shells.set(rings.size(), r == 0);
         rings.add(points);
         polygonOf.add(i);
       }
@@ -145,6 +172,12 @@ final class PolygonValidity {
             return;
           }
           Coordinate at = li.getIntersection(0);
+          if (ra == rb) {
+            selfContacts.add(new Coordinate(at));
+          }
+          if (polygonOf.get(ra).equals(polygonOf.get(rb))) {
+            contacts.add(new Coordinate(at));
+          }
           if (li.isProper()) {
             fault(ra, rb, "rings cross", at);
           } else if (li.getIntersectionNum() == 2) {
@@ -181,6 +214,9 @@ final class PolygonValidity {
     int pb = polygonOf.get(ringB);
     String where = " at (" + at.x + ", " + at.y + ")";
     if (pa == pb) {
+      if (shells.get(ringA) || shells.get(ringB)) {
+        shellAtFault.set(pa);
+      }
       badPolygon(pa, why + where);
     } else {
       overlap(pa, pb, "two polygons " + why.replace("rings ", "") + where);

@@ -39,12 +39,26 @@ final class RingPolygonizer {
 
   /** The polygon's faces by the even-odd rule, as a (multi-)polygon. */
   static Geometry rebuild(Polygon p) {
+    return rebuild(p, null);
+  }
+
+  /**
+   * {@link #rebuild(Polygon)}, where {@code contacts} holds a point of every place where two of the
+   * polygon's rings meet, or one meets itself ({@link PolygonValidity.Report#contacts()}): only
+   * rings whose boxes hold one are searched for meetings. Null searches every ring.
+   */
+  static Geometry rebuild(Polygon p, List<Coordinate> contacts) {
+    PointsByX at = contacts == null ? null : new PointsByX(contacts);
     List<Coordinate[]> rings = new ArrayList<>();
+    List<Integer> searched = new ArrayList<>();
     for (int r = 0; r <= p.getNumInteriorRing(); r++) {
       LineString ring = r == 0 ? p.getExteriorRing() : p.getInteriorRingN(r - 1);
       rings.add(CoordinateArrays.removeRepeatedPoints(ring.getCoordinates()));
+      if (r == 0 || at == null || at.within(ring.getEnvelopeInternal())) {
+        searched.add(r);
+      }
     }
-    boolean[] meets = meetings(rings);
+    boolean[] meets = meetings(rings, searched);
     meets[0] = true;
     GeometryFactory f = p.getFactory();
     List<SegmentString> noded = new ArrayList<>();
@@ -99,13 +113,22 @@ final class RingPolygonizer {
     return f.createLinearRing(c);
   }
 
-  /** Which rings meet another ring or themselves (neighbouring segments aside). */
-  private static boolean[] meetings(List<Coordinate[]> rings) {
+  /**
+   * Which rings meet another ring or themselves (neighbouring segments aside), searching the rings
+   * {@code searched} alone: the others are known to meet nothing.
+   */
+  private static boolean[] meetings(List<Coordinate[]> rings, List<Integer> searched) {
     boolean[] meets = new boolean[rings.size()];
+    List<Coordinate[]> some = new ArrayList<>(searched.size());
+    for (int r : searched) {
+      some.add(rings.get(r));
+    }
     RobustLineIntersector li = new RobustLineIntersector();
     SegmentPairs.visit(
-        rings,
-        (a, i, b, j) -> {
+        some,
+        (sa, i, sb, j) -> {
+          int a = searched.get(sa);
+          int b = searched.get(sb);
           if (meets[a] && meets[b]) {
             return;
           }

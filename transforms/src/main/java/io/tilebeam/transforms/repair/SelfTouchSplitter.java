@@ -38,8 +38,23 @@ final class SelfTouchSplitter {
    * and a geometry without such a ring is returned itself.
    */
   static Geometry split(Geometry g) {
+    return split(g, null);
+  }
+
+  /**
+   * {@link #split(Geometry)}, looking only at the rings whose boxes hold one of {@code contacts},
+   * the points where a validity check found rings meeting themselves ({@link
+   * PolygonValidity.Report#selfContacts()}, or those of a geometry that lost only points since): a
+   * ring that meets itself does so at such a point, and the rest, most of a mainland's lakes, are
+   * not walked. Null looks at every ring.
+   */
+  static Geometry split(Geometry g, List<Coordinate> contacts) {
+    PointsByX at = contacts == null ? null : new PointsByX(contacts);
+    if (at != null && at.none()) {
+      return g;
+    }
     if (g instanceof Polygon p) {
-      List<Polygon> out = splitPolygon(p);
+      List<Polygon> out = splitPolygon(p, at);
       return out.size() == 1 ? out.get(0) : p.getFactory().createMultiPolygon(toArray(out));
     }
     if (g instanceof MultiPolygon mp) {
@@ -47,7 +62,7 @@ final class SelfTouchSplitter {
       boolean changed = false;
       for (int i = 0; i < mp.getNumGeometries(); i++) {
         Polygon p = (Polygon) mp.getGeometryN(i);
-        List<Polygon> parts = splitPolygon(p);
+        List<Polygon> parts = splitPolygon(p, at);
         changed |= parts.size() != 1 || parts.get(0) != p;
         out.addAll(parts);
       }
@@ -60,13 +75,20 @@ final class SelfTouchSplitter {
     return list.toArray(Polygon[]::new);
   }
 
-  private static List<Polygon> splitPolygon(Polygon p) {
+  private static List<Polygon> splitPolygon(Polygon p, PointsByX at) {
     GeometryFactory f = p.getFactory();
+    if (at != null && !at.within(p.getEnvelopeInternal())) {
+      return List.of(p);
+    }
     List<LinearRing> shells = new ArrayList<>();
     List<LinearRing> holes = new ArrayList<>();
     boolean changed = false;
     for (int r = 0; r <= p.getNumInteriorRing(); r++) {
       LinearRing ring = r == 0 ? p.getExteriorRing() : p.getInteriorRingN(r - 1);
+      if (at != null && !at.within(ring.getEnvelopeInternal())) {
+        (r == 0 ? shells : holes).add(ring);
+        continue;
+      }
       List<LinearRing> loops = loops(noded(ring.getCoordinates()), f);
       if (loops.size() <= 1) {
         (r == 0 ? shells : holes).add(ring);

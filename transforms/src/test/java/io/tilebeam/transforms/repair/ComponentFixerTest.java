@@ -28,7 +28,8 @@ class ComponentFixerTest {
     bad.set(1);
     List<int[]> overlapping = new ArrayList<>();
     overlapping.add(new int[] {0, 1});
-    PolygonValidity.Report report = new PolygonValidity.Report(bad, overlapping, List.of(), "x");
+    PolygonValidity.Report report =
+        new PolygonValidity.Report(bad, overlapping, List.of(), "x", new BitSet(), null, null);
     ComponentFixer.Fixed fixed = new ComponentFixer(new PrecisionModel(1000)).fix(g, report);
     assertEquals(1, fixed.geometry().getNumGeometries(), fixed.geometry().toText());
     assertEquals(100, fixed.geometry().getArea(), 1e-9);
