@@ -63,6 +63,9 @@ public final class GridUnion {
   // Whether a grid point has more than one boundary half-edge leaving it.
   private boolean ringsMeet;
 
+  // Whether the rings of a polygon touch in a cycle.
+  private boolean touchesCut;
+
   private GridUnion(GeometryFactory factory) {
     this.factory = factory;
   }
@@ -74,10 +77,22 @@ public final class GridUnion {
    * @param ringsMeet false when no grid point lies on two rings nor twice on one: the rings are
    *     then pairwise disjoint simple rings (snap rounding leaves no crossing and no point inside
    *     an edge), each hole in the smallest shell around it, so the result is valid without a
-   *     check; true where rings touch, which validity allows only in some ways (a cycle of touching
-   *     holes cuts the polygon in two), so the caller checks it
+   *     check; true where rings touch, which validity allows only in some ways
+   * @param touchesCut whether the rings of one polygon touch in a cycle (two holes touching twice,
+   *     a hole touching its shell twice, a chain of touching holes back to its start), which cuts
+   *     the polygon's interior in two: the one way the result can be invalid
    */
-  public record Result(Geometry geometry, boolean ringsMeet) {}
+  public record Result(Geometry geometry, boolean ringsMeet, boolean touchesCut) {
+
+    /**
+     * Whether the result is valid by construction: snap rounding leaves no crossing and no grid
+     * point inside an edge, each ring passes a point once, holes sit in the smallest shell around
+     * them, and no touches cut an interior.
+     */
+    public boolean valid() {
+      return !touchesCut;
+    }
+  }
 
   /**
    * The area of {@code polygonal} (in grid units) where its rings wind at least once, on the
@@ -92,7 +107,7 @@ public final class GridUnion {
     GridUnion u = new GridUnion(polygonal.getFactory());
     u.addRings(polygonal);
     Geometry g = u.build();
-    return new Result(g, u.ringsMeet);
+    return new Result(g, u.ringsMeet, u.touchesCut);
   }
 
   /** Every ring noded by snap rounding, its edges added with the winding they change. */
@@ -178,8 +193,9 @@ public final class GridUnion {
     }
     Arrangement a = new Arrangement(n, kept);
     int[] left = a.windings();
-    List<Coordinate[]> rings = a.boundary(left);
-    return polygons(rings);
+    List<int[]> meetings = new ArrayList<>();
+    List<Coordinate[]> rings = a.boundary(left, meetings);
+    return polygons(rings, meetings);
   }
 
   /** The faces of the kept edges: half-edges sorted around their points, walked into cycles. */
@@ -362,14 +378,17 @@ public final class GridUnion {
 
     /**
      * The rings of the area winding ≥ 1: half-edges with it on their left only, linked at each
-     * point by the sharpest left turn among them.
+     * point by the sharpest left turn among them. Adds to {@code meetings}, for each ring, the
+     * points where it meets another ring.
      */
-    List<Coordinate[]> boundary(int[] left) {
+    List<Coordinate[]> boundary(int[] left, List<int[]> meetings) {
       boolean[] out = new boolean[halves];
       boolean[] leaves = new boolean[ids.size()];
+      meetAt = new boolean[ids.size()];
       for (int h = 0; h < halves; h++) {
         out[h] = left[h] >= 1 && left[h ^ 1] < 1;
         if (out[h]) {
+          meetAt[hFrom[h]] |= leaves[hFrom[h]];
           ringsMeet |= leaves[hFrom[h]];
           leaves[hFrom[h]] = true;
         }
@@ -396,10 +415,33 @@ public final class GridUnion {
         if (h != h0) {
           throw new IllegalStateException("boundary does not close at point " + hFrom[h0]);
         }
-        n = splitLoops(walk, n, seenAt, rings);
+        n = splitLoops(walk, n, seenAt, rings, meetings);
         rings.add(ring(walk, 0, n));
+        meetings.add(meetings(walk, 0, n));
       }
       return rings;
+    }
+
+    // The grid points where boundary rings meet.
+    private boolean[] meetAt;
+
+    /** The points of {@code walk[from, to)} where rings meet. */
+    private int[] meetings(int[] walk, int from, int to) {
+      if (!ringsMeet) {
+        return new int[0];
+      }
+      int n = 0;
+      for (int i = from; i < to; i++) {
+        n += meetAt[walk[i]] ? 1 : 0;
+      }
+      int[] m = new int[n];
+      n = 0;
+      for (int i = from; i < to; i++) {
+        if (meetAt[walk[i]]) {
+          m[n++] = walk[i];
+        }
+      }
+      return m;
     }
 
     /** The boundary half-edge that follows {@code h}: the sharpest left turn among them. */
@@ -419,13 +461,15 @@ public final class GridUnion {
      * of its own (a hole touching its shell at one point is walked as part of the shell), leaving
      * the walk simple; returns its new length.
      */
-    private int splitLoops(int[] walk, int n, int[] seenAt, List<Coordinate[]> rings) {
+    private int splitLoops(
+        int[] walk, int n, int[] seenAt, List<Coordinate[]> rings, List<int[]> meetings) {
       int k = 0;
       for (int i = 0; i < n; i++) {
         int p = walk[i];
         if (seenAt[p] >= 0) {
           int from = seenAt[p];
           rings.add(ring(walk, from, k));
+          meetings.add(meetings(walk, from, k));
           for (int j = from + 1; j < k; j++) {
             seenAt[walk[j]] = -1;
           }
@@ -578,23 +622,33 @@ public final class GridUnion {
     }
   }
 
-  /** Shells (anticlockwise) with the holes (clockwise) each smallest shell around them holds. */
-  private Geometry polygons(List<Coordinate[]> rings) {
+  /**
+   * Shells (anticlockwise) with the holes (clockwise) each smallest shell around them holds; {@code
+   * meetings} are the points where each ring meets another.
+   */
+  private Geometry polygons(List<Coordinate[]> rings, List<int[]> meetings) {
     List<LinearRing> shells = new ArrayList<>();
     List<Double> areas = new ArrayList<>();
     List<LinearRing> holes = new ArrayList<>();
-    for (Coordinate[] c : rings) {
+    List<int[]> shellMeetings = new ArrayList<>();
+    List<int[]> holeMeetings = new ArrayList<>();
+    for (int r = 0; r < rings.size(); r++) {
+      Coordinate[] c = rings.get(r);
       double area = -Area.ofRingSigned(c);
       if (area > 0) {
         shells.add(factory.createLinearRing(c));
         areas.add(area);
+        shellMeetings.add(meetings.get(r));
       } else if (area < 0) {
         holes.add(factory.createLinearRing(c));
+        holeMeetings.add(meetings.get(r));
       }
     }
     List<List<LinearRing>> holesOf = new ArrayList<>();
+    List<List<int[]>> meetingsOf = new ArrayList<>();
     for (int s = 0; s < shells.size(); s++) {
       holesOf.add(new ArrayList<>());
+      meetingsOf.add(new ArrayList<>(List.of(shellMeetings.get(s))));
     }
     if (!holes.isEmpty()) {
       STRtree index = new STRtree();
@@ -602,7 +656,8 @@ public final class GridUnion {
         index.insert(shells.get(s).getEnvelopeInternal(), s);
       }
       IndexedPointInAreaLocator[] locators = new IndexedPointInAreaLocator[shells.size()];
-      for (LinearRing hole : holes) {
+      for (int k = 0; k < holes.size(); k++) {
+        LinearRing hole = holes.get(k);
         Envelope env = hole.getEnvelopeInternal();
         // The middle of an edge of the hole is on no other ring: edges are shared by none.
         Coordinate a = hole.getCoordinateN(0);
@@ -624,7 +679,13 @@ public final class GridUnion {
         }
         if (best >= 0) {
           holesOf.get(best).add(hole);
+          meetingsOf.get(best).add(holeMeetings.get(k));
         }
+      }
+    }
+    if (ringsMeet) {
+      for (List<int[]> ofPolygon : meetingsOf) {
+        touchesCut |= touchCycle(ofPolygon);
       }
     }
     Polygon[] polygons = new Polygon[shells.size()];
@@ -632,5 +693,50 @@ public final class GridUnion {
       polygons[s] = factory.createPolygon(shells.get(s), holesOf.get(s).toArray(LinearRing[]::new));
     }
     return factory.createMultiPolygon(polygons);
+  }
+
+  /**
+   * Whether one polygon's rings, joined to the points where they meet (each ring's {@code
+   * meetings}), form a cycle: rings touching that way cut the interior in two.
+   */
+  static boolean touchCycle(List<int[]> meetings) {
+    if (meetings.size() < 2) {
+      return false;
+    }
+    // Rings are nodes 0..r-1; each meeting point gets a node of its own after them.
+    java.util.Map<Integer, Integer> nodeOf = new java.util.HashMap<>();
+    int[] parent = new int[meetings.size() + 16];
+    for (int r = 0; r < meetings.size(); r++) {
+      parent[r] = r;
+    }
+    int nodes = meetings.size();
+    for (int r = 0; r < meetings.size(); r++) {
+      for (int p : meetings.get(r)) {
+        Integer node = nodeOf.get(p);
+        if (node == null) {
+          node = nodes++;
+          nodeOf.put(p, node);
+          if (node == parent.length) {
+            parent = Arrays.copyOf(parent, node * 2);
+          }
+          parent[node] = node;
+        }
+        int a = find(parent, r);
+        int b = find(parent, node);
+        if (a == b) {
+          return true;
+        }
+        parent[a] = b;
+      }
+    }
+    return false;
+  }
+
+  private static int find(int[] parent, int i) {
+    while (parent[i] != i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.locationtech.jts.geom.Coordinate;
@@ -68,6 +69,20 @@ class GridUnionTest {
                     "MULTIPOLYGON (((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 2 4, 4 4, 4 2, 2 2)),"
                         + " ((5 5, 15 5, 15 15, 5 15, 5 5)))"))
             .ringsMeet());
+  }
+
+  /** Rings of one polygon joined through the points where they meet must form no cycle. */
+  @Test
+  void touchesInACycleAreFound() {
+    // A shell and a hole touching at two points.
+    assertTrue(GridUnion.touchCycle(List.of(new int[] {1, 2}, new int[] {2, 1})));
+    // Three holes each touching the next, the last the first.
+    assertTrue(GridUnion.touchCycle(List.of(new int[] {1, 3}, new int[] {1, 2}, new int[] {2, 3})));
+    // Three rings meeting at one point, and a chain of touching holes: no cycle.
+    assertFalse(GridUnion.touchCycle(List.of(new int[] {1}, new int[] {1}, new int[] {1})));
+    assertFalse(
+        GridUnion.touchCycle(
+            List.of(new int[] {1}, new int[] {1, 2}, new int[] {2, 3}, new int[] {3})));
   }
 
   @Test
@@ -168,6 +183,9 @@ class GridUnionTest {
       }
       Geometry input = F.createMultiPolygon(polygons);
       Geometry g = checked(GridUnion.union(input));
+      // Checked valid above: the union must not think otherwise (it would send the piece on to
+      // the slower repair).
+      assertTrue(GridUnion.unite(input).valid(), () -> "run " + input);
       double expected = OverlayNGRobust.union(input).getArea();
       double perimeter = input.getLength();
       // Snapping moves each crossing by at most half a unit diagonally.
