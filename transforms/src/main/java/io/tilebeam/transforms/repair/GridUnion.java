@@ -113,7 +113,7 @@ public final class GridUnion {
   /** Every ring noded by snap rounding, its edges added with the winding they change. */
   private void addRings(Geometry polygonal) {
     List<CoordinateSequence> rings = new ArrayList<>();
-    List<Integer> signs = new ArrayList<>();
+    int[] signs = new int[8];
     for (int i = 0; i < polygonal.getNumGeometries(); i++) {
       if (!(polygonal.getGeometryN(i) instanceof Polygon p) || p.isEmpty()) {
         continue;
@@ -128,11 +128,15 @@ public final class GridUnion {
         // around its inside, a hole -1.
         // JTS's signed ring area is positive for clockwise rings.
         boolean anticlockwise = Area.ofRingSigned(c) <= 0;
-        signs.add((r == 0) == anticlockwise ? 1 : -1);
+        if (rings.size() == signs.length) {
+          signs = Arrays.copyOf(signs, signs.length * 2);
+        }
+        signs[rings.size()] = (r == 0) == anticlockwise ? 1 : -1;
         rings.add(c);
       }
     }
     int[] previous = {-1, -1};
+    int[] sign = signs;
     GridSnapper.snap(
         rings,
         (ring, x, y) -> {
@@ -142,7 +146,7 @@ public final class GridUnion {
           }
           int next = point(x, y);
           if (previous[1] >= 0 && next != previous[1]) {
-            addEdge(previous[1], next, signs.get(ring));
+            addEdge(previous[1], next, sign[ring]);
           }
           previous[1] = next;
         });
