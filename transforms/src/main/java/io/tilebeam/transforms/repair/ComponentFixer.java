@@ -199,12 +199,12 @@ final class ComponentFixer {
       parent[i] = i;
     }
     for (int[] pair : overlapping) {
-      parent[find(parent, pair[0])] = find(parent, pair[1]);
+      parent[UnionFind.root(parent, pair[0])] = UnionFind.root(parent, pair[1]);
     }
     Map<Integer, List<Polygon>> groups = new TreeMap<>();
     for (int k = 0; k < polygons.size(); k++) {
       groups
-          .computeIfAbsent(find(parent, origin.get(k)), x -> new ArrayList<>())
+          .computeIfAbsent(UnionFind.root(parent, origin.get(k)), x -> new ArrayList<>())
           .add(polygons.get(k));
     }
     List<Polygon> out = new ArrayList<>();
@@ -271,13 +271,5 @@ final class ComponentFixer {
           }
         });
     return meets[0];
-  }
-
-  private static int find(int[] parent, int i) {
-    while (parent[i] != i) {
-      parent[i] = parent[parent[i]];
-      i = parent[i];
-    }
-    return i;
   }
 }

@@ -725,8 +725,8 @@ public final class GridUnion {
           }
           parent[node] = node;
         }
-        int a = find(parent, r);
-        int b = find(parent, node);
+        int a = UnionFind.root(parent, r);
+        int b = UnionFind.root(parent, node);
         if (a == b) {
           return true;
         }
@@ -734,13 +734,5 @@ public final class GridUnion {
       }
     }
     return false;
-  }
-
-  private static int find(int[] parent, int i) {
-    while (parent[i] != i) {
-      parent[i] = parent[parent[i]];
-      i = parent[i];
-    }
-    return i;
   }
 }

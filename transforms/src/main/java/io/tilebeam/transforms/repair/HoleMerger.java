@@ -58,7 +58,7 @@ final class HoleMerger {
           // touching two that overlap each other encloses land as surely as one touching a single
           // hole twice, whichever of the three pairs is found first.
           if (li.isProper() || li.getIntersectionNum() == 2) {
-            parent[find(parent, rb)] = find(parent, ra);
+            parent[UnionFind.root(parent, rb)] = UnionFind.root(parent, ra);
             any[0] = true;
             cycles.overlap(ra, rb);
           } else {
@@ -74,7 +74,7 @@ final class HoleMerger {
     Map<Integer, List<Polygon>> groups = new TreeMap<>();
     for (int i = 0; i < holes; i++) {
       groups
-          .computeIfAbsent(find(parent, i), k -> new ArrayList<>())
+          .computeIfAbsent(UnionFind.root(parent, i), k -> new ArrayList<>())
           .add(f.createPolygon(p.getInteriorRingN(i)));
     }
     List<LinearRing> kept = new ArrayList<>();
@@ -174,7 +174,7 @@ final class HoleMerger {
         }
         Integer other = first.putIfAbsent(root, h);
         if (other != null) {
-          holeParent[HoleMerger.find(holeParent, h)] = HoleMerger.find(holeParent, other);
+          holeParent[UnionFind.root(holeParent, h)] = UnionFind.root(holeParent, other);
           any = true;
         }
       }
@@ -188,13 +188,5 @@ final class HoleMerger {
       }
       return i;
     }
-  }
-
-  private static int find(int[] parent, int i) {
-    while (parent[i] != i) {
-      parent[i] = parent[parent[i]];
-      i = parent[i];
-    }
-    return i;
   }
 }
