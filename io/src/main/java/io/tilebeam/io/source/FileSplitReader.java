@@ -19,11 +19,33 @@ final class FileSplitReader implements SplitReader {
         throws IOException;
   }
 
+  /** Cuts a whole-file split into parts. */
+  interface CutParts {
+    /** Passes the parts of {@code whole} to {@code part}, in file order. */
+    void parts(SourceSplit whole, Consumer<SourceSplit> part) throws IOException;
+  }
+
   private final ReadSplit read;
+  private final CutParts parts;
   private long ringsClosed;
 
   FileSplitReader(ReadSplit read) {
+    this(read, null);
+  }
+
+  /** A reader that can cut a whole file into parts, or not ({@code parts} null). */
+  FileSplitReader(ReadSplit read, CutParts parts) {
     this.read = read;
+    this.parts = parts;
+  }
+
+  @Override
+  public void parts(SourceSplit whole, Consumer<SourceSplit> part) throws IOException {
+    if (parts == null) {
+      SplitReader.super.parts(whole, part);
+    } else {
+      parts.parts(whole, part);
+    }
   }
 
   @Override

@@ -19,6 +19,7 @@ final class GeoJsonFeatures {
 
   private final GeoJsonGeometry geometries = new GeoJsonGeometry(new GeometryFactory());
   private final SourceFeatures features = new SourceFeatures();
+  private GeoJsonStreamedFeatures streamed;
 
   /**
    * The feature.
@@ -40,9 +41,24 @@ final class GeoJsonFeatures {
     return features.feature(ownId(node), g, properties);
   }
 
+  /**
+   * The feature at the parser's {@code START_OBJECT}, read straight from its tokens ({@link
+   * GeoJsonStreamedFeatures}), the parser left at its end; null when it is for {@link #toFeature},
+   * which reads what the fast way leaves (a fault, a GeometryCollection) as a tree.
+   *
+   * @param mapper reads the id and properties, under the source's limits
+   */
+  Feature read(com.fasterxml.jackson.core.JsonParser p, ObjectMapper mapper)
+      throws java.io.IOException {
+    if (streamed == null) {
+      streamed = new GeoJsonStreamedFeatures(mapper);
+    }
+    return streamed.read(p);
+  }
+
   /** Unclosed polygon rings closed so far. */
   long ringsClosed() {
-    return geometries.ringsClosed();
+    return geometries.ringsClosed() + (streamed == null ? 0 : streamed.ringsClosed());
   }
 
   /** The feature's own id (a string or an integer {@code id} member), or null. */

@@ -25,11 +25,16 @@ import java.util.function.Consumer;
  */
 public final class GeoJsonSource {
 
+  /** What a parser that resumes inside the features array is given before the file's bytes. */
+  private static final byte[] RESUME = "[null".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
   private final SourceFile file;
   private final String path;
   private final JsonLimits limits;
   private final ObjectMapper mapper;
   private final JsonFactory factory;
+  // Parts end with the separator before the next part's first feature: a trailing comma.
+  private final JsonFactory partFactory;
   private long ringsClosed;
 
   /** A source reading a local file. */
@@ -49,6 +54,11 @@ public final class GeoJsonSource {
     this.limits = limits;
     this.mapper = limits.mapper();
     this.factory = mapper.getFactory();
+    this.partFactory =
+        factory
+            .rebuild()
+            .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_TRAILING_COMMA)
+            .build();
   }
 
   /**
@@ -87,37 +97,51 @@ public final class GeoJsonSource {
    */
   public void forEach(Consumer<Feature> action, Consumer<BadFeature> bad) throws IOException {
     GeoJsonFeatures features = new GeoJsonFeatures();
-    long skip;
+    long skip = -1;
     try (InputStream in = new BufferedInputStream(file.open(0), 1 << 16);
         JsonParser p = factory.createParser(in)) {
-      expect(p, p.nextToken(), JsonToken.START_OBJECT);
-      skip = -1;
-      boolean sawFeatures = false;
-      for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
-        String name = p.currentName();
-        JsonToken value = p.nextToken();
-        if (!name.equals("features")) {
-          p.skipChildren();
-          continue;
-        }
-        sawFeatures = true;
-        expect(p, value, JsonToken.START_ARRAY);
+      if (atFeatures(p)) {
         skip = readArray(p, 0, features, action, bad);
-        if (skip >= 0) {
-          break; // the rest of the array is read from past the feature that broke a limit
-        }
-      }
-      if (!sawFeatures) {
-        throw new SourceFormatException(
-            path + ": not a GeoJSON FeatureCollection (no 'features')", null);
+        if (skip < 0) {
+          rest(p);
+        } // else the rest of the array is read from past the feature that broke a limit
       }
     } catch (JsonProcessingException e) {
       throw corrupt(e, 0);
     }
     while (skip >= 0) {
-      skip = resumeAfter(skip, features, action, bad);
+      skip = resumeAfter(skip, -1, features, action, bad);
     }
     ringsClosed = features.ringsClosed();
+  }
+
+  /**
+   * Walks the FeatureCollection's members to its {@code features} array: true there, past its
+   * {@code [}.
+   *
+   * @throws SourceFormatException when the file is not a FeatureCollection
+   */
+  private boolean atFeatures(JsonParser p) throws IOException {
+    expect(p, p.nextToken(), JsonToken.START_OBJECT);
+    for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+      String name = p.currentName();
+      JsonToken value = p.nextToken();
+      if (name.equals("features")) {
+        expect(p, value, JsonToken.START_ARRAY);
+        return true;
+      }
+      p.skipChildren();
+    }
+    throw new SourceFormatException(
+        path + ": not a GeoJSON FeatureCollection (no 'features')", null);
+  }
+
+  /** Reads the members after the features array, so that a corrupt end is found. */
+  private static void rest(JsonParser p) throws IOException {
+    for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+      p.nextToken();
+      p.skipChildren();
+    }
   }
 
   /**
@@ -139,55 +163,186 @@ public final class GeoJsonSource {
         throw new SourceFormatException(path + ": the features array is not closed", null);
       }
       JsonLocation at = p.currentTokenLocation();
-      JsonNode node;
+      long offset = base + at.getByteOffset();
+      Feature feature = null;
+      JsonNode node = null;
       try {
-        node = mapper.readTree(p);
+        if (f == JsonToken.START_OBJECT) {
+          feature = features.read(p, mapper);
+          if (feature == null) {
+            // Not for the fast way (a fault, a GeometryCollection): read again as a tree.
+            node = treeAt(offset);
+          }
+        } else {
+          node = mapper.readTree(p);
+        }
       } catch (StreamConstraintsException e) {
-        long offset = base + at.getByteOffset();
         bad.accept(new BadFeature("feature at byte " + offset, limits.broken(e)));
         return offset;
       }
-      Feature feature;
-      try {
-        feature = features.toFeature(node);
-      } catch (IllegalArgumentException e) {
-        bad.accept(new BadFeature(idOrPlace(node, at, base), e.getMessage()));
-        continue;
+      if (feature == null) {
+        try {
+          feature = features.toFeature(node);
+        } catch (IllegalArgumentException e) {
+          bad.accept(new BadFeature(idOrPlace(node, at, base), e.getMessage()));
+          continue;
+        }
       }
       action.accept(feature);
     }
     return -1;
   }
 
+  /** The JSON value that starts at byte {@code offset}, as a tree, under the source's limits. */
+  private JsonNode treeAt(long offset) throws IOException {
+    try (JsonParser q = factory.createParser(new BufferedInputStream(file.open(offset), 1 << 16))) {
+      return mapper.readTree(q);
+    }
+  }
+
   /**
-   * Reads the rest of the features array after the value that starts at byte {@code offset}: its
-   * end is found by a scan that holds none of its bytes, and a new parser starts there, as if at
-   * the start of an array ({@code [null}, then the file's bytes from the value's end).
+   * Reads the rest of the features array after the value that starts at byte {@code offset}, up to
+   * the array's end or, in a part, to byte {@code stop} (negative: the file's end).
    */
   private long resumeAfter(
-      long offset, GeoJsonFeatures features, Consumer<Feature> action, Consumer<BadFeature> bad)
+      long offset,
+      long stop,
+      GeoJsonFeatures features,
+      Consumer<Feature> action,
+      Consumer<BadFeature> bad)
       throws IOException {
-    long end;
-    try (InputStream in = new BufferedInputStream(file.open(offset), 1 << 16)) {
-      end = offset + JsonLimits.valueLength(in);
+    long end = endOfValue(offset);
+    try (JsonParser p = parserAfter(end, stop)) {
+      return readArray(p, end - RESUME.length, features, action, bad);
+    } catch (JsonProcessingException e) {
+      throw corrupt(e, end - RESUME.length);
     }
-    if (end < 0) {
+  }
+
+  /**
+   * The end of the value that starts at byte {@code offset}, found by a scan that holds none of its
+   * bytes.
+   */
+  private long endOfValue(long offset) throws IOException {
+    long length;
+    try (InputStream in = new BufferedInputStream(file.open(offset), 1 << 16)) {
+      length = JsonLimits.valueLength(in);
+    }
+    if (length < 0) {
       throw new SourceFormatException(
           path + ": the feature at byte " + offset + " is not closed before the file ends", null);
     }
-    byte[] prefix = "[null".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    long base = end - prefix.length;
-    try (InputStream in =
-            new SequenceInputStream(
-                new ByteArrayInputStream(prefix),
-                new BufferedInputStream(file.open(end), 1 << 16));
-        JsonParser p = factory.createParser(in)) {
-      p.nextToken(); // [
-      p.nextToken(); // null
-      return readArray(p, base, features, action, bad);
-    } catch (JsonProcessingException e) {
-      throw corrupt(e, base);
+    return offset + length;
+  }
+
+  /**
+   * A parser past the first two tokens of {@code [null}, then the file's bytes from {@code from}:
+   * as if at the start of an array, at the element after a value that ends at {@code from}. With a
+   * {@code stop}, the bytes end there and the array is closed after them.
+   */
+  private JsonParser parserAfter(long from, long stop) throws IOException {
+    JsonParser p = parser(RESUME, from, stop);
+    p.nextToken(); // [
+    p.nextToken(); // null
+    return p;
+  }
+
+  /**
+   * A parser over {@code prefix}, then the file's bytes from {@code from} to {@code stop} and a
+   * closing {@code ]} (negative {@code stop}: to the file's end, as they are). A part ends after a
+   * separator (the next part's first feature follows it), so a trailing comma is allowed there; the
+   * file was read in full, strictly, when it was cut into parts.
+   */
+  private JsonParser parser(byte[] prefix, long from, long stop) throws IOException {
+    InputStream bytes = new BufferedInputStream(file.open(from), 1 << 16);
+    if (stop >= 0) {
+      bytes =
+          new SequenceInputStream(
+              new Bounded(bytes, stop - from), new ByteArrayInputStream(new byte[] {']'}));
     }
+    return (stop >= 0 ? partFactory : factory)
+        .createParser(new SequenceInputStream(new ByteArrayInputStream(prefix), bytes));
+  }
+
+  /**
+   * Cuts the features array into parts of about {@code partBytes} bytes, at features' starts, for
+   * {@link #forEach(GeoJsonSeqSource.Range, Consumer, Consumer)} to read each on its own (on
+   * another worker): a part runs from the start of its first feature to the start of the next
+   * part's (or the array's end). A feature larger than {@code partBytes} is a part of its own. The
+   * scan reads every byte as JSON but builds no feature, so corrupt JSON is found here.
+   *
+   * @throws SourceFormatException as {@link #forEach(Consumer, Consumer)}
+   */
+  public void parts(long partBytes, Consumer<GeoJsonSeqSource.Range> part) throws IOException {
+    Parts parts = new Parts(partBytes, part);
+    long skip = -1;
+    try (InputStream in = new BufferedInputStream(file.open(0), 1 << 16);
+        JsonParser p = factory.createParser(in)) {
+      if (atFeatures(p)) {
+        skip = scanArray(p, 0, parts);
+        if (skip < 0) {
+          rest(p);
+        }
+      }
+    } catch (JsonProcessingException e) {
+      throw corrupt(e, 0);
+    }
+    while (skip >= 0) {
+      long end = endOfValue(skip);
+      try (JsonParser p = parserAfter(end, -1)) {
+        skip = scanArray(p, end - RESUME.length, parts);
+      } catch (JsonProcessingException e) {
+        throw corrupt(e, end - RESUME.length);
+      }
+    }
+  }
+
+  /**
+   * Passes the start of every element of the features array from the parser's position to {@code
+   * parts}, and the array's end. Returns -1 at the end, or the offset of an element that broke a
+   * reading limit (the caller goes on after it, from a new parser; the element stays in its part,
+   * whose reader finds it bad).
+   */
+  private long scanArray(JsonParser p, long base, Parts parts) throws IOException {
+    for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+      if (t == null) {
+        throw new SourceFormatException(path + ": the features array is not closed", null);
+      }
+      long at = base + p.currentTokenLocation().getByteOffset();
+      parts.element(at);
+      try {
+        p.skipChildren();
+      } catch (StreamConstraintsException e) {
+        return at;
+      }
+    }
+    parts.end(base + p.currentTokenLocation().getByteOffset());
+    return -1;
+  }
+
+  /**
+   * Reads the features of one part made by {@link #parts}: every usable feature to {@code action},
+   * every bad one to {@code bad}, as {@link #forEach(Consumer, Consumer)} does for the whole file.
+   *
+   * @throws SourceFormatException when the part's bytes are not JSON features (the file changed
+   *     since it was cut)
+   */
+  public void forEach(
+      GeoJsonSeqSource.Range part, Consumer<Feature> action, Consumer<BadFeature> bad)
+      throws IOException {
+    GeoJsonFeatures features = new GeoJsonFeatures();
+    long skip;
+    byte[] open = {'['};
+    try (JsonParser p = parser(open, part.start(), part.end())) {
+      p.nextToken(); // [
+      skip = readArray(p, part.start() - open.length, features, action, bad);
+    } catch (JsonProcessingException e) {
+      throw corrupt(e, part.start() - open.length);
+    }
+    while (skip >= 0) {
+      skip = resumeAfter(skip, part.end(), features, action, bad);
+    }
+    ringsClosed = features.ringsClosed();
   }
 
   /** Unclosed polygon rings the last {@link #forEach} closed. */
@@ -255,5 +410,80 @@ public final class GeoJsonSource {
       s.append(" (byte ").append(at.getByteOffset()).append(')');
     }
     return s.toString();
+  }
+
+  /** Groups the features array's elements into parts of about {@code partBytes}. */
+  private static final class Parts {
+    private final long partBytes;
+    private final Consumer<GeoJsonSeqSource.Range> out;
+    private long start = -1;
+
+    Parts(long partBytes, Consumer<GeoJsonSeqSource.Range> out) {
+      this.partBytes = Math.max(1, partBytes);
+      this.out = out;
+    }
+
+    /** An element starts at {@code at}: it opens a new part when the current one is full. */
+    void element(long at) {
+      if (start < 0) {
+        start = at;
+      } else if (at - start >= partBytes) {
+        out.accept(new GeoJsonSeqSource.Range(start, at));
+        start = at;
+      }
+    }
+
+    /** The array ends at {@code at}. */
+    void end(long at) {
+      if (start >= 0) {
+        out.accept(new GeoJsonSeqSource.Range(start, at));
+      }
+    }
+  }
+
+  /** The first {@code left} bytes of a stream. */
+  private static final class Bounded extends java.io.FilterInputStream {
+    private long left;
+
+    Bounded(InputStream in, long left) {
+      super(in);
+      this.left = left;
+    }
+
+    @Override
+    public int read() throws IOException {
+      if (left <= 0) {
+        return -1;
+      }
+      int b = super.read();
+      if (b >= 0) {
+        left--;
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (left <= 0) {
+        return -1;
+      }
+      int n = super.read(b, off, (int) Math.min(len, left));
+      if (n > 0) {
+        left -= n;
+      }
+      return n;
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+      long skipped = super.skip(Math.min(n, left));
+      left -= skipped;
+      return skipped;
+    }
+
+    @Override
+    public int available() throws IOException {
+      return (int) Math.min(super.available(), left);
+    }
   }
 }

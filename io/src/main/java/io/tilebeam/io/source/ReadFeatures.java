@@ -114,6 +114,9 @@ public final class ReadFeatures
   /** Features of whole-file sources, keyed by layer, on their way to be spread over workers. */
   static final TupleTag<KV<String, Feature>> FEATURES = new TupleTag<>() {};
 
+  /** Parts of whole files, read where they are received ({@link SplitReader#parts}). */
+  static final TupleTag<SourceSplit> PARTS = new TupleTag<>() {};
+
   private final Map<String, SplitRead> inSplits;
   private final Map<String, IndexRead> byIndex;
   private final RetryPolicy retry;
@@ -241,12 +244,23 @@ public final class ReadFeatures
         claimed
             .apply("ClaimedWork", Values.create())
             .apply("GatherClaimed", Combine.globally(ClaimedTiles.gather()).asSingletonView());
-    // A source read from its start (GeoJSON) hands its features on to be spread; without one, the
-    // read has no such output, so that the runner can stream pieces straight on (Flink batch makes
-    // a branch that joins again, as that output would, a blocking exchange: one more pass over
-    // every piece after the reading ends).
-    boolean spreads = splits.stream().anyMatch(s -> s.range() == null);
+    // A source read from its start hands its features on to be spread (FlatGeobuf), or parts of
+    // itself (GeoJSON); without one, the read has no such output, so that the runner can stream
+    // pieces straight on (Flink batch makes a branch that joins again, as that output would, a
+    // blocking exchange: one more pass over every piece after the reading ends).
+    boolean spreadsFeatures =
+        splits.stream()
+            .anyMatch(s -> s.range() == null && !inSplits.get(s.layer()).source().readsInParts());
+    boolean spreadsParts =
+        splits.stream()
+            .anyMatch(s -> s.range() == null && inSplits.get(s.layer()).source().readsInParts());
     TupleTagList outputs = TupleTagList.of(DEAD_LETTERS);
+    if (spreadsFeatures) {
+      outputs = outputs.and(FEATURES);
+    }
+    if (spreadsParts) {
+      outputs = outputs.and(PARTS);
+    }
     PCollectionTuple read =
         claimed
             .getPipeline()
@@ -257,12 +271,12 @@ public final class ReadFeatures
                 "ReadSplits",
                 ParDo.of(new ReadSplitFn(inSplits, retry, claimedTiles, cutting()))
                     .withSideInputs(claimedTiles)
-                    .withOutputTags(INPUTS, spreads ? outputs.and(FEATURES) : outputs));
+                    .withOutputTags(INPUTS, outputs));
     read.get(INPUTS).setCoder(inputCoder());
     read.get(DEAD_LETTERS).setCoder(FeatureFailureCoder.of());
     PCollectionList<KV<String, TileInput>> pieces = PCollectionList.of(read.get(INPUTS));
     PCollectionList<FeatureFailure> deadLetters = PCollectionList.of(read.get(DEAD_LETTERS));
-    if (spreads) {
+    if (spreadsFeatures) {
       // A file read from its start is read by one worker; its features are cut by all of them.
       PCollectionTuple spread =
           read.get(FEATURES)
@@ -277,6 +291,22 @@ public final class ReadFeatures
       spread.get(DEAD_LETTERS).setCoder(FeatureFailureCoder.of());
       pieces = pieces.and(spread.get(INPUTS));
       deadLetters = deadLetters.and(spread.get(DEAD_LETTERS));
+    }
+    if (spreadsParts) {
+      // A file cut into parts by one worker; every worker reads and cuts the parts it gets.
+      PCollectionTuple parts =
+          read.get(PARTS)
+              .setCoder(SerializableCoder.of(SourceSplit.class))
+              .apply("SpreadParts", Reshuffle.viaRandomKey())
+              .apply(
+                  "ReadParts",
+                  ParDo.of(new ReadSplitFn(inSplits, retry, claimedTiles, cutting()))
+                      .withSideInputs(claimedTiles)
+                      .withOutputTags(INPUTS, TupleTagList.of(DEAD_LETTERS)));
+      parts.get(INPUTS).setCoder(inputCoder());
+      parts.get(DEAD_LETTERS).setCoder(FeatureFailureCoder.of());
+      pieces = pieces.and(parts.get(INPUTS));
+      deadLetters = deadLetters.and(parts.get(DEAD_LETTERS));
     }
     PCollection<KV<String, TileInput>> claims =
         claimed

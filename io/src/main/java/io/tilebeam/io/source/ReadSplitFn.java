@@ -17,8 +17,9 @@ import org.apache.beam.sdk.values.PCollectionView;
 /**
  * Reads a split of an unindexed source. A split that is part of its file is cut here for the
  * claimed tiles; a split that is the whole file (GeoJSON, FlatGeobuf: formats read from the start)
- * hands its features on to {@link ReadFeatures#FEATURES} instead, to be spread over the workers and
- * cut there, so that one file does not keep one worker cutting while the others wait.
+ * is cut into parts sent on to {@link ReadFeatures#PARTS} (GeoJSON) or hands its features on to
+ * {@link ReadFeatures#FEATURES} (FlatGeobuf), to be spread over the workers and cut there, so that
+ * one file does not keep one worker cutting while the others wait.
  */
 final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
   private final Map<String, ReadFeatures.SplitRead> sources;
@@ -59,7 +60,11 @@ final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
     FeatureCutter cutter = spread ? null : new FeatureCutter(spec.cut());
     TileFilter filter = claimed.of(layer);
     try (SplitReader source = spec.source().open(retry)) {
-      readSplit(c, source, layer, spread, cutter, filter);
+      if (spread && spec.source().readsInParts()) {
+        source.parts(c.element(), part -> c.output(ReadFeatures.PARTS, part));
+      } else {
+        readSplit(c, source, layer, spread, cutter, filter);
+      }
     } catch (UnreadablePartException e) {
       cutting.dropPieces();
       lose(c, layer, claimed, spec, e);

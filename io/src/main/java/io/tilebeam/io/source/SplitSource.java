@@ -20,6 +20,14 @@ public non-sealed interface SplitSource extends FeatureSource {
     return List.of(new SourceSplit(layer, null));
   }
 
+  /**
+   * Whether a whole-source split is cut into parts by {@link SplitReader#parts} (GeoJSON), rather
+   * than read in one place with its features handed on to be spread.
+   */
+  default boolean readsInParts() {
+    return false;
+  }
+
   /** A reader, kept open for the life of one reading DoFn. */
   SplitReader open(RetryPolicy retry);
 }

@@ -10,12 +10,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class GeoJsonSourceTest {
+
+  private static final Path SAMPLE = Path.of("../src/samples/islands.geojson").toAbsolutePath();
 
   @TempDir Path dir;
 
@@ -102,35 +105,9 @@ class GeoJsonSourceTest {
    */
   @Test
   void aFeaturePastAReadingLimitCostsOnlyItself() throws IOException {
-    String point = "{\"type\":\"Point\",\"coordinates\":[1,2]}";
-    String huge =
-        "{\"type\":\"Feature\",\"properties\":{\"note\":\""
-            + "\\\"x".repeat(JsonLimits.DEFAULT.maxStringChars() / 2 + 1)
-            + "\"},\"geometry\":"
-            + point
-            + "}";
-    String deep =
-        "{\"type\":\"Feature\",\"properties\":{\"a\":"
-            + "[".repeat(JsonLimits.DEFAULT.maxNesting() + 1)
-            + "]".repeat(JsonLimits.DEFAULT.maxNesting() + 1)
-            + "},\"geometry\":"
-            + point
-            + "}";
-    String head = "{\"type\":\"FeatureCollection\",\"features\":[";
-    String json =
-        head
-            + feature("\"a\"", point)
-            + ", "
-            + huge
-            + " ,\n"
-            + feature("\"b\"", point)
-            + ","
-            + deep
-            + ","
-            + feature("\"c\"", point)
-            + ","
-            + huge
-            + "\n], \"name\": \"after\"}";
+    String json = limitsJson();
+    String huge = hugeFeature();
+    String deep = deepFeature();
     Path f = dir.resolve("limits.geojson");
     Files.writeString(f, json);
     List<Feature> good = new ArrayList<>();
@@ -149,6 +126,134 @@ class GeoJsonSourceTest {
         bad.get(0).reason().startsWith("exceeds a reading limit: String length ("),
         bad.get(0).reason());
     assertTrue(bad.get(1).reason().contains("nesting depth"), bad.get(1).reason());
+  }
+
+  /**
+   * A file read in parts (each part by a source of its own, as on another worker) gives the same
+   * features in the same order as read whole (ids, WKB, properties), for parts of every size: one
+   * feature each, a few, all in one. The file is GDAL's GeoJSON of the sample (a {@code name} and
+   * {@code crs} before the features, one feature a line); the parts follow each other without gap.
+   */
+  @Test
+  void partsReadTheSameFeaturesAsTheWholeFile() throws IOException {
+    Path gdal = dir.resolve("gdal.geojson");
+    Gdal.ogr2ogr("-f", "GeoJSON", gdal.toString(), SAMPLE.toString());
+    List<Feature> whole = new ArrayList<>();
+    new GeoJsonSource(gdal).forEach(whole::add, b -> fail("bad feature " + b));
+    assertTrue(whole.size() > 5, "features: " + whole.size());
+    for (long partBytes : new long[] {1, 300, 2_000, Long.MAX_VALUE}) {
+      List<GeoJsonSeqSource.Range> parts = parts(gdal, partBytes);
+      for (int i = 1; i < parts.size(); i++) {
+        assertEquals(parts.get(i - 1).end(), parts.get(i).start(), "parts " + parts);
+      }
+      if (partBytes == 1) {
+        assertEquals(whole.size(), parts.size());
+      }
+      if (partBytes == Long.MAX_VALUE) {
+        assertEquals(1, parts.size());
+      }
+      List<Feature> read = new ArrayList<>();
+      for (GeoJsonSeqSource.Range part : parts) {
+        new GeoJsonSource(gdal).forEach(part, read::add, b -> fail("bad feature " + b));
+      }
+      assertEquals(described(whole), described(read), "parts of " + partBytes + " bytes");
+    }
+  }
+
+  /**
+   * Features past a reading limit are found bad by the part that holds them, with the same byte
+   * offset as when the file is read whole, and cost no other feature of their part.
+   */
+  @Test
+  void partsFindTheFeaturesPastAReadingLimit() throws IOException {
+    Path f = dir.resolve("limits.geojson");
+    Files.writeString(f, limitsJson());
+    List<BadFeature> wholeBad = new ArrayList<>();
+    new GeoJsonSource(f).forEach(x -> {}, wholeBad::add);
+    for (long partBytes : new long[] {1, 150, Long.MAX_VALUE}) {
+      List<String> good = new ArrayList<>();
+      List<BadFeature> bad = new ArrayList<>();
+      for (GeoJsonSeqSource.Range part : parts(f, partBytes)) {
+        new GeoJsonSource(f).forEach(part, x -> good.add(x.id()), bad::add);
+      }
+      assertEquals(List.of("a", "b", "c"), good, "parts of " + partBytes + " bytes");
+      assertEquals(wholeBad, bad, "parts of " + partBytes + " bytes");
+    }
+  }
+
+  /**
+   * The scan that cuts a file into parts reads it strictly: corrupt JSON (a trailing comma, which
+   * the parts' own reader allows between parts, among them) fails it with the place.
+   */
+  @Test
+  void corruptJsonFailsTheScanForParts() throws IOException {
+    for (String json :
+        List.of(
+            "{\"type\":\"FeatureCollection\",\n\"features\":[{\"type\":\"Feature\",}]}",
+            "{\"type\":\"FeatureCollection\",\n\"features\":[" + feature("1", POINT) + ",]}",
+            "{\"type\":\"FeatureCollection\",\n\"features\":[" + feature("1", POINT) + "]")) {
+      Path f = dir.resolve("corrupt.geojson");
+      Files.writeString(f, json);
+      SourceFormatException e = assertThrows(SourceFormatException.class, () -> parts(f, 1));
+      assertTrue(
+          e.getMessage().contains("corrupt JSON") || e.getMessage().contains("not closed"),
+          e.getMessage());
+    }
+    Path f = dir.resolve("none.geojson");
+    Files.writeString(f, "{\"type\":\"Feature\",\"geometry\":" + POINT + "}");
+    assertThrows(SourceFormatException.class, () -> parts(f, 1));
+  }
+
+  private static List<GeoJsonSeqSource.Range> parts(Path f, long partBytes) throws IOException {
+    List<GeoJsonSeqSource.Range> parts = new ArrayList<>();
+    new GeoJsonSource(f).parts(partBytes, parts::add);
+    return parts;
+  }
+
+  /** Each feature as its id, hex WKB and properties. */
+  private static List<String> described(List<Feature> features) {
+    return features.stream()
+        .map(x -> x.id() + " " + HexFormat.of().formatHex(x.wkb()) + " " + x.properties())
+        .toList();
+  }
+
+  private static final String POINT = "{\"type\":\"Point\",\"coordinates\":[1,2]}";
+
+  /** A feature with a string past the default limit. */
+  private static String hugeFeature() {
+    return "{\"type\":\"Feature\",\"properties\":{\"note\":\""
+        + "\\\"x".repeat(JsonLimits.DEFAULT.maxStringChars() / 2 + 1)
+        + "\"},\"geometry\":"
+        + POINT
+        + "}";
+  }
+
+  /** A feature nested past the default limit. */
+  private static String deepFeature() {
+    return "{\"type\":\"Feature\",\"properties\":{\"a\":"
+        + "[".repeat(JsonLimits.DEFAULT.maxNesting() + 1)
+        + "]".repeat(JsonLimits.DEFAULT.maxNesting() + 1)
+        + "},\"geometry\":"
+        + POINT
+        + "}";
+  }
+
+  /** Features a, b and c between features past reading limits, the last of them last. */
+  private static String limitsJson() {
+    String huge = hugeFeature();
+    return "{\"type\":\"FeatureCollection\",\"features\":["
+        + feature("\"a\"", POINT)
+        + ", "
+        + huge
+        + " ,\n"
+        + feature("\"b\"", POINT)
+        + ","
+        + deepFeature()
+        + ","
+        + feature("\"c\"", POINT)
+        + ","
+        + huge
+        + "\n], \"name\": \"after\"}";
   }
 
   private static String feature(String id, String geometry) {
