@@ -195,6 +195,18 @@ final class FlatGeobufFile {
    * @throws IOException when the file ends inside it
    */
   Record feature(long offset) throws IOException {
+    long next = next(offset);
+    byte[] body = reader.read(featuresOffset + offset + 4, (int) (next - offset - 4));
+    return new Record(ByteBuffer.wrap(body).order(ByteOrder.LITTLE_ENDIAN), next);
+  }
+
+  /**
+   * The offset of the feature after the one at {@code offset}, from its size prefix alone (its body
+   * is not read), checked against the file's end.
+   *
+   * @throws IOException when the file ends inside it
+   */
+  long next(long offset) throws IOException {
     long at = featuresOffset + offset;
     if (offset < 0 || at > reader.size() - 4) {
       throw new SourceFormatException(
@@ -218,8 +230,7 @@ final class FlatGeobufFile {
               + reader.size(),
           null);
     }
-    byte[] body = reader.read(at + 4, (int) length);
-    return new Record(ByteBuffer.wrap(body).order(ByteOrder.LITTLE_ENDIAN), offset + 4 + length);
+    return offset + 4 + length;
   }
 
   /** One feature's flatbuffer and the offset of the feature after it. */

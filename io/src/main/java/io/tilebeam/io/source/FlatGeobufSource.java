@@ -87,6 +87,49 @@ public final class FlatGeobufSource {
       decode(record, offset, action, bad);
       offset = record.next();
     }
+    checkCount(count);
+  }
+
+  /**
+   * Cuts the features of a file without an index into parts of about {@code partBytes} bytes, at
+   * features' starts (offsets from the first feature), for {@link #forEach(GeoJsonSeqSource.Range,
+   * Consumer, Consumer)} to read each on its own (on another worker). Only the features' size
+   * prefixes are read; a feature larger than {@code partBytes} is a part of its own.
+   *
+   * @throws IOException as {@link #forEach(Consumer, Consumer)}: a file that ends inside a feature,
+   *     or holds another number of features than its header states
+   */
+  public void parts(long partBytes, Consumer<GeoJsonSeqSource.Range> part) throws IOException {
+    long end = file.featuresEnd();
+    long count = 0;
+    long start = 0;
+    long offset = 0;
+    while (offset < end) {
+      offset = file.next(offset);
+      count++;
+      if (offset - start >= partBytes) {
+        part.accept(new GeoJsonSeqSource.Range(start, offset));
+        start = offset;
+      }
+    }
+    checkCount(count);
+    if (offset > start) {
+      part.accept(new GeoJsonSeqSource.Range(start, offset));
+    }
+  }
+
+  /** Reads the features of one part made by {@link #parts}, as {@link #forEach} reads them all. */
+  public void forEach(
+      GeoJsonSeqSource.Range part, Consumer<Feature> action, Consumer<BadFeature> bad)
+      throws IOException {
+    for (long offset = part.start(); offset < part.end(); ) {
+      FlatGeobufFile.Record record = file.feature(offset);
+      decode(record, offset, action, bad);
+      offset = record.next();
+    }
+  }
+
+  private void checkCount(long count) {
     if (file.featuresCount() > 0 && count != file.featuresCount()) {
       throw new SourceFormatException(
           file.describe()

@@ -10,8 +10,8 @@ import java.util.function.Consumer;
 
 /**
  * FlatGeobuf: with its packed R-tree, read per group of claimed tiles through the index (only the
- * pages it needs, by range on GCS); without one, read whole in one pass. Its header may declare the
- * CRS; {@code idColumn} names the column holding ids.
+ * pages it needs, by range on GCS); without one, read once, in parts spread over the workers. Its
+ * header may declare the CRS; {@code idColumn} names the column holding ids.
  */
 final class FlatGeobufSourceFormat extends FileSourceFormat {
 
@@ -37,7 +37,11 @@ final class FlatGeobufSourceFormat extends FileSourceFormat {
         : new Unindexed(file, idColumn, identity, fgb.declaredCrs());
   }
 
-  /** A FlatGeobuf file without a spatial index, found at planning: read whole, once. */
+  /**
+   * A FlatGeobuf file without a spatial index, found at planning: read once, in parts. The worker
+   * that takes the file walks its features' size prefixes and sends on parts of about {@link
+   * GeoJsonSeqSource#splitBytes} each; every worker reads and cuts the parts it gets.
+   */
   record Unindexed(SourceFile file, String idColumn, String identity, String declaredCrs)
       implements SplitSource {
 
@@ -50,8 +54,20 @@ final class FlatGeobufSourceFormat extends FileSourceFormat {
         public void forEach(SourceSplit split, Consumer<Feature> action, Consumer<BadFeature> bad)
             throws IOException {
           FlatGeobufSource source = FlatGeobufSource.open(file, idColumn);
-          source.forEach(action, bad);
+          if (split.range() == null) {
+            source.forEach(action, bad);
+          } else {
+            source.forEach(split.range(), action, bad);
+          }
           ringsClosed += source.ringsClosed();
+        }
+
+        @Override
+        public void parts(SourceSplit whole, Consumer<SourceSplit> part) throws IOException {
+          FlatGeobufSource.open(file, idColumn)
+              .parts(
+                  GeoJsonSeqSource.splitBytes(file.size()),
+                  range -> part.accept(new SourceSplit(whole.layer(), range)));
         }
 
         @Override

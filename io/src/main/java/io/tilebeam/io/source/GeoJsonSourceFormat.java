@@ -35,11 +35,6 @@ final class GeoJsonSourceFormat extends FileSourceFormat {
      * cut.
      */
     @Override
-    public boolean readsInParts() {
-      return true;
-    }
-
-    @Override
     public SplitReader open(RetryPolicy retry) {
       return new FileSplitReader(
           (split, action, bad) -> {

@@ -4,7 +4,6 @@ import io.tilebeam.io.ledger.LedgerConfig;
 import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.transforms.cut.CutSpec;
 import io.tilebeam.transforms.cut.FeatureCutter;
-import io.tilebeam.transforms.feature.Feature;
 import io.tilebeam.transforms.feature.TilePieces;
 import io.tilebeam.transforms.feature.TilePiecesCoder;
 import io.tilebeam.transforms.key.TileWork;
@@ -110,9 +109,6 @@ public final class ReadFeatures
 
   /** Pieces and claims keyed by tile, on their way to the join. */
   static final TupleTag<KV<String, TileInput>> INPUTS = new TupleTag<>() {};
-
-  /** Features of whole-file sources, keyed by layer, on their way to be spread over workers. */
-  static final TupleTag<KV<String, Feature>> FEATURES = new TupleTag<>() {};
 
   /** Parts of whole files, read where they are received ({@link SplitReader#parts}). */
   static final TupleTag<SourceSplit> PARTS = new TupleTag<>() {};
@@ -244,23 +240,11 @@ public final class ReadFeatures
         claimed
             .apply("ClaimedWork", Values.create())
             .apply("GatherClaimed", Combine.globally(ClaimedTiles.gather()).asSingletonView());
-    // A source read from its start hands its features on to be spread (FlatGeobuf), or parts of
-    // itself (GeoJSON); without one, the read has no such output, so that the runner can stream
-    // pieces straight on (Flink batch makes a branch that joins again, as that output would, a
-    // blocking exchange: one more pass over every piece after the reading ends).
-    boolean spreadsFeatures =
-        splits.stream()
-            .anyMatch(s -> s.range() == null && !inSplits.get(s.layer()).source().readsInParts());
-    boolean spreadsParts =
-        splits.stream()
-            .anyMatch(s -> s.range() == null && inSplits.get(s.layer()).source().readsInParts());
-    TupleTagList outputs = TupleTagList.of(DEAD_LETTERS);
-    if (spreadsFeatures) {
-      outputs = outputs.and(FEATURES);
-    }
-    if (spreadsParts) {
-      outputs = outputs.and(PARTS);
-    }
+    // A source read from its start is cut into parts to be spread; without one, the read has no
+    // such output, so that the runner can stream pieces straight on (Flink batch makes a branch
+    // that joins again, as that output would, a blocking exchange: one more pass over every piece
+    // after the reading ends).
+    boolean spreadsParts = splits.stream().anyMatch(s -> s.range() == null);
     PCollectionTuple read =
         claimed
             .getPipeline()
@@ -271,27 +255,15 @@ public final class ReadFeatures
                 "ReadSplits",
                 ParDo.of(new ReadSplitFn(inSplits, retry, claimedTiles, cutting()))
                     .withSideInputs(claimedTiles)
-                    .withOutputTags(INPUTS, outputs));
+                    .withOutputTags(
+                        INPUTS,
+                        spreadsParts
+                            ? TupleTagList.of(DEAD_LETTERS).and(PARTS)
+                            : TupleTagList.of(DEAD_LETTERS)));
     read.get(INPUTS).setCoder(inputCoder());
     read.get(DEAD_LETTERS).setCoder(FeatureFailureCoder.of());
     PCollectionList<KV<String, TileInput>> pieces = PCollectionList.of(read.get(INPUTS));
     PCollectionList<FeatureFailure> deadLetters = PCollectionList.of(read.get(DEAD_LETTERS));
-    if (spreadsFeatures) {
-      // A file read from its start is read by one worker; its features are cut by all of them.
-      PCollectionTuple spread =
-          read.get(FEATURES)
-              .setCoder(KvCoder.of(StringUtf8Coder.of(), FeatureCoder.of()))
-              .apply("SpreadFeatures", Reshuffle.viaRandomKey())
-              .apply(
-                  "CutSpread",
-                  ParDo.of(new ReadSplitFn.CutSpreadFn(inSplits, claimedTiles, cutting()))
-                      .withSideInputs(claimedTiles)
-                      .withOutputTags(INPUTS, TupleTagList.of(DEAD_LETTERS)));
-      spread.get(INPUTS).setCoder(inputCoder());
-      spread.get(DEAD_LETTERS).setCoder(FeatureFailureCoder.of());
-      pieces = pieces.and(spread.get(INPUTS));
-      deadLetters = deadLetters.and(spread.get(DEAD_LETTERS));
-    }
     if (spreadsParts) {
       // A file cut into parts by one worker; every worker reads and cuts the parts it gets.
       PCollectionTuple parts =

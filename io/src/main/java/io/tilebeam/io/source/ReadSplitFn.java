@@ -3,23 +3,20 @@ package io.tilebeam.io.source;
 import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.transforms.cut.FeatureCutter;
 import io.tilebeam.transforms.cut.TileFilter;
-import io.tilebeam.transforms.feature.Feature;
 import io.tilebeam.transforms.tiling.TileId;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.Map;
 import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.transforms.windowing.BoundedWindow;
-import org.apache.beam.sdk.transforms.windowing.GlobalWindow;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollectionView;
 
 /**
- * Reads a split of an unindexed source. A split that is part of its file is cut here for the
- * claimed tiles; a split that is the whole file (GeoJSON, FlatGeobuf: formats read from the start)
- * is cut into parts sent on to {@link ReadFeatures#PARTS} (GeoJSON) or hands its features on to
- * {@link ReadFeatures#FEATURES} (FlatGeobuf), to be spread over the workers and cut there, so that
- * one file does not keep one worker cutting while the others wait.
+ * Reads a split of an unindexed source. A split that is part of its file is read and cut here for
+ * the claimed tiles; a split that is the whole file (GeoJSON, FlatGeobuf without an index: formats
+ * read from the start) is cut into parts at feature boundaries, sent on to {@link
+ * ReadFeatures#PARTS} to be spread over the workers and read there, so that one file does not keep
+ * one worker cutting while the others wait, and only small references cross the exchange.
  */
 final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
   private final Map<String, ReadFeatures.SplitRead> sources;
@@ -56,14 +53,11 @@ final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
       return;
     }
     ReadFeatures.SplitRead spec = sources.get(layer);
-    boolean spread = c.element().range() == null;
-    FeatureCutter cutter = spread ? null : new FeatureCutter(spec.cut());
-    TileFilter filter = claimed.of(layer);
     try (SplitReader source = spec.source().open(retry)) {
-      if (spread && spec.source().readsInParts()) {
+      if (c.element().range() == null) {
         source.parts(c.element(), part -> c.output(ReadFeatures.PARTS, part));
       } else {
-        readSplit(c, source, layer, spread, cutter, filter);
+        readSplit(c, source, layer, new FeatureCutter(spec.cut()), claimed.of(layer));
       }
     } catch (UnreadablePartException e) {
       cutting.dropPieces();
@@ -80,24 +74,15 @@ final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
   }
 
   private void readSplit(
-      ProcessContext c,
-      SplitReader source,
-      String layer,
-      boolean spread,
-      FeatureCutter cutter,
-      TileFilter filter)
+      ProcessContext c, SplitReader source, String layer, FeatureCutter cutter, TileFilter filter)
       throws IOException {
     source.forEach(
         c.element(),
-        cutter == null ? null : box -> cutter.mayMeet(box, filter),
+        box -> cutter.mayMeet(box, filter),
         f -> {
           cutting.countRead();
-          if (spread) {
-            c.output(ReadFeatures.FEATURES, KV.of(layer, f.withoutDecoded()));
-          } else {
-            cutting.cut(
-                layer, cutter, f, filter, c::output, d -> c.output(ReadFeatures.DEAD_LETTERS, d));
-          }
+          cutting.cut(
+              layer, cutter, f, filter, c::output, d -> c.output(ReadFeatures.DEAD_LETTERS, d));
         },
         b -> c.output(ReadFeatures.DEAD_LETTERS, cutting.bad(layer, b)));
     cutting.ringsClosed(source.ringsClosed());
@@ -119,58 +104,6 @@ final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
       if (e.box().isEmpty() || cutter.mayMeet(e.box().get(), ClaimedTiles.only(tile))) {
         c.output(KV.of(ReadFeatures.tileRef(layer, tile), (TileInput) new TileInput.Lost(reason)));
       }
-    }
-  }
-
-  /** Cuts features spread over the workers for the claimed tiles of their layer. */
-  static final class CutSpreadFn extends DoFn<KV<String, Feature>, KV<String, TileInput>> {
-    private final Map<String, ReadFeatures.SplitRead> sources;
-    private final PCollectionView<ClaimedTiles> claimedTiles;
-    private final FeatureCutting cutting;
-    private transient Map<String, FeatureCutter> cutters;
-
-    CutSpreadFn(
-        Map<String, ReadFeatures.SplitRead> sources,
-        PCollectionView<ClaimedTiles> claimedTiles,
-        FeatureCutting cutting) {
-      this.sources = sources;
-      this.claimedTiles = claimedTiles;
-      this.cutting = cutting;
-    }
-
-    /**
-     * Sends the pieces held for the bundle's features. Its elements are all in the global window
-     * (the job is one batch), where the rest of the bundle's outputs went.
-     */
-    @FinishBundle
-    public void finishBundle(FinishBundleContext c) {
-      cutting.sendPieces(
-          kv -> c.output(kv, BoundedWindow.TIMESTAMP_MIN_VALUE, GlobalWindow.INSTANCE));
-      cutting.flush();
-    }
-
-    @Teardown
-    public void teardown() {
-      cutting.close();
-    }
-
-    @Setup
-    public void setup() {
-      cutters = new java.util.HashMap<>();
-    }
-
-    @ProcessElement
-    public void process(ProcessContext c) {
-      String layer = c.element().getKey();
-      FeatureCutter cutter =
-          cutters.computeIfAbsent(layer, l -> new FeatureCutter(sources.get(l).cut()));
-      cutting.cut(
-          layer,
-          cutter,
-          c.element().getValue(),
-          c.sideInput(claimedTiles).of(layer),
-          c::output,
-          d -> c.output(ReadFeatures.DEAD_LETTERS, d));
     }
   }
 }

@@ -41,11 +41,11 @@ public interface SplitReader extends AutoCloseable {
    * Cuts {@code whole} (a split that is the whole source, {@link SourceSplit#range()} null) into
    * parts at feature boundaries, each a split that {@link #forEach} reads on its own, on any
    * worker: so that the features of a file that must be read from its start are spread over the
-   * workers as a few small references, not as the features themselves. Only for a source whose
-   * {@link SplitSource#readsInParts()} is true.
+   * workers as a few small references, not as the features themselves. Every source whose {@link
+   * SplitSource#splits} include the whole source reads it in parts.
    *
    * @throws IOException when the source cannot be read
-   * @throws UnsupportedOperationException for a source that does not read in parts
+   * @throws UnsupportedOperationException for a source that is always read in ranges
    */
   default void parts(SourceSplit whole, Consumer<SourceSplit> part) throws IOException {
     throw new UnsupportedOperationException("this source is not read in parts");

@@ -12,20 +12,12 @@ public non-sealed interface SplitSource extends FeatureSource {
 
   /**
    * The parts workers read; by default the whole source as one split (a format that cannot be split
-   * without reading it).
+   * without reading it), which its reader cuts into parts ({@link SplitReader#parts}).
    *
    * @throws IOException when the source cannot be sized
    */
   default List<SourceSplit> splits(String layer) throws IOException {
     return List.of(new SourceSplit(layer, null));
-  }
-
-  /**
-   * Whether a whole-source split is cut into parts by {@link SplitReader#parts} (GeoJSON), rather
-   * than read in one place with its features handed on to be spread.
-   */
-  default boolean readsInParts() {
-    return false;
   }
 
   /** A reader, kept open for the life of one reading DoFn. */

@@ -141,6 +141,54 @@ class FlatGeobufSourceTest {
     assertEquals(byId(geoJson()), byId(whole));
   }
 
+  /**
+   * A file without an index read in parts (each by a source of its own, as on another worker) gives
+   * the same features in the same order as read whole, for parts of every size; the parts follow
+   * each other without gap.
+   */
+  @Test
+  void aFileWithoutAnIndexReadInPartsGivesTheSameFeatures() throws Exception {
+    SourceFile file = new SourceFile.Local(convert("p.fgb", "-lco", "SPATIAL_INDEX=NO").toString());
+    List<Feature> whole = new ArrayList<>();
+    FlatGeobufSource.open(file, null).forEach(whole::add, bad -> assertFalse(true, bad.toString()));
+    for (long partBytes : new long[] {1, 300, 2_000, Long.MAX_VALUE}) {
+      List<GeoJsonSeqSource.Range> parts = new ArrayList<>();
+      FlatGeobufSource.open(file, null).parts(partBytes, parts::add);
+      assertEquals(0, parts.get(0).start());
+      for (int i = 1; i < parts.size(); i++) {
+        assertEquals(parts.get(i - 1).end(), parts.get(i).start(), "parts " + parts);
+      }
+      assertEquals(
+          partBytes == 1 ? whole.size() : partBytes == Long.MAX_VALUE ? 1 : parts.size(),
+          parts.size());
+      List<Feature> read = new ArrayList<>();
+      for (GeoJsonSeqSource.Range part : parts) {
+        FlatGeobufSource.open(file, null)
+            .forEach(part, read::add, bad -> assertFalse(true, bad.toString()));
+      }
+      assertEquals(
+          whole.stream()
+              .map(f -> f.id() + HexFormat.of().formatHex(f.wkb()) + f.properties())
+              .toList(),
+          read.stream()
+              .map(f -> f.id() + HexFormat.of().formatHex(f.wkb()) + f.properties())
+              .toList(),
+          "parts of " + partBytes + " bytes");
+    }
+  }
+
+  /** A file cut short fails the walk that cuts it into parts, as it fails a read. */
+  @Test
+  void aTruncatedFileWithoutAnIndexFailsItsParts() throws Exception {
+    byte[] bytes = Files.readAllBytes(convert("t.fgb", "-lco", "SPATIAL_INDEX=NO"));
+    Path cut = dir.resolve("t-cut.fgb");
+    Files.write(cut, java.util.Arrays.copyOf(bytes, bytes.length - 10));
+    FlatGeobufSource fgb = FlatGeobufSource.open(new SourceFile.Local(cut.toString()), null);
+    SourceFormatException e =
+        assertThrows(SourceFormatException.class, () -> fgb.parts(1, part -> {}));
+    assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+  }
+
   @Test
   void aTruncatedFileIsRefusedWhenOpened() throws Exception {
     byte[] bytes = Files.readAllBytes(convert("d.fgb"));

@@ -63,11 +63,6 @@ public final class Feature implements Serializable {
     return decoded;
   }
 
-  /** The same feature without its decoded geometry: what to hand to a shuffle. */
-  public Feature withoutDecoded() {
-    return decoded == null ? this : new Feature(id, wkb, properties);
-  }
-
   @Override
   public boolean equals(Object o) {
     return o instanceof Feature f
