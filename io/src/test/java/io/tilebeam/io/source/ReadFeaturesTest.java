@@ -35,8 +35,8 @@ import org.junit.rules.TemporaryFolder;
 /**
  * Stage 4, ReadFeatures, on its own: each claimed tile leaves with the pieces of the features that
  * meet it, and only claimed tiles leave, an empty one too; a feature that cannot be read is a dead
- * letter and costs nothing else. The same features as GeoJSON (cut into parts that are spread) and as
- * GeoJSONSeq (read in byte ranges, cut where read) give the same tiles.
+ * letter and costs nothing else. The same features as GeoJSON (cut into parts that are spread) and
+ * as GeoJSONSeq (read in byte ranges, cut where read) give the same tiles.
  */
 public class ReadFeaturesTest {
 

@@ -193,11 +193,13 @@ public final class FeatureCutter {
     ComponentGate gate = gated ? gate(source) : ComponentGate.ALL;
     long[] pieces = {0};
     long belowMinSize = 0;
+    // Each ring's points and its simplification at every zoom's tolerance, found once.
+    TileCutter.Prepared prepared = cutter.prepare(inTms, spec.maxZoom(), spec.simplifyPixels());
     for (int z = spec.minZoom(); z <= spec.maxZoom(); z++) {
       long before = pieces[0];
       long specks =
           cutter.cut(
-              inTms,
+              prepared,
               z,
               spec.simplifyPixels(),
               filter,

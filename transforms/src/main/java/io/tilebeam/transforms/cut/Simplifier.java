@@ -38,6 +38,116 @@ final class Simplifier {
     if (out.size() >= 3 && out.doubleArea() != 0) {
       return out;
     }
+    return triangle(ring, far);
+  }
+
+  /**
+   * A ring made ready to be simplified at any tolerance down to a least one, by one run of
+   * Douglas–Peucker: the same points as {@link #ring} for every such tolerance.
+   *
+   * <p>Douglas–Peucker picks the farthest point of a span whatever the tolerance, and goes on into
+   * the two halves only if that point is kept: so the spans it visits at a tolerance are the top of
+   * the tree of spans it visits at a smaller one. A point is kept at tolerance {@code t} exactly
+   * when its distance, and that of every point whose span held it, exceeds {@code t}: the least of
+   * those distances, found in one run down to the least tolerance, tells for every tolerance at
+   * once. A feature cut for many zooms is simplified from its full ring once instead of once a
+   * zoom.
+   */
+  static final class Ladder {
+    private final PointBuffer ring;
+    private final int far;
+    // The squared tolerance below which each point is kept (infinite for the ends of the halves),
+    // or negative when it is dropped at every tolerance from the least one up.
+    private final double[] keptBelow;
+
+    /** {@code ring} (no closing point) ready for every tolerance of at least {@code least}. */
+    Ladder(PointBuffer ring, double least) {
+      this.ring = ring;
+      int n = ring.size();
+      if (n <= 3) {
+        far = 0;
+        keptBelow = null;
+        return;
+      }
+      far = farthestFrom(ring, 0);
+      keptBelow = new double[n + 1];
+      java.util.Arrays.fill(keptBelow, -1);
+      double t2 = least * least;
+      levels(ring, 0, far, t2, keptBelow);
+      levels(ring, far, n, t2, keptBelow);
+    }
+
+    /** The ring simplified at {@code tolerance}, as {@link Simplifier#ring} gives it. */
+    PointBuffer at(double tolerance) {
+      if (keptBelow == null) {
+        return ring;
+      }
+      int n = ring.size();
+      double t2 = tolerance * tolerance;
+      PointBuffer out = new PointBuffer(16);
+      for (int i = 0; i < n; i++) {
+        if (keptBelow[i] > t2) {
+          out.add(ring.x(i), ring.y(i));
+        }
+      }
+      if (out.size() >= 3 && out.doubleArea() != 0) {
+        return out;
+      }
+      return triangle(ring, far);
+    }
+  }
+
+  /**
+   * Douglas–Peucker between {@code first} and {@code last} (wrapping at the size) down to the
+   * squared tolerance {@code t2}, noting in {@code keptBelow} the squared tolerance below which
+   * each point it keeps is kept: the least distance on its way down from the ends.
+   */
+  private static void levels(PointBuffer p, int first, int last, double t2, double[] keptBelow) {
+    int n = p.size();
+    keptBelow[first] = Double.POSITIVE_INFINITY;
+    keptBelow[last] = Double.POSITIVE_INFINITY;
+    int[] stack = new int[64];
+    double[] spanLevel = new double[32];
+    int top = 0;
+    stack[top++] = first;
+    stack[top++] = last;
+    spanLevel[0] = Double.POSITIVE_INFINITY;
+    while (top > 0) {
+      int b = stack[--top];
+      int a = stack[--top];
+      double level = spanLevel[top / 2];
+      double ax = p.x(a % n);
+      double ay = p.y(a % n);
+      double bx = p.x(b % n);
+      double by = p.y(b % n);
+      double worst = -1;
+      int index = -1;
+      for (int i = a + 1; i < b; i++) {
+        double d = segmentDistance2(p.x(i % n), p.y(i % n), ax, ay, bx, by);
+        if (d > worst) {
+          worst = d;
+          index = i;
+        }
+      }
+      if (index >= 0 && worst > t2) {
+        double kept = Math.min(level, worst);
+        keptBelow[index] = kept;
+        if (top + 4 > stack.length) {
+          stack = java.util.Arrays.copyOf(stack, stack.length * 2);
+          spanLevel = java.util.Arrays.copyOf(spanLevel, stack.length / 2);
+        }
+        spanLevel[top / 2] = kept;
+        stack[top++] = a;
+        stack[top++] = index;
+        spanLevel[top / 2] = kept;
+        stack[top++] = index;
+        stack[top++] = b;
+      }
+    }
+  }
+
+  /** A ring that simplification flattened: its most distant three points, or itself. */
+  private static PointBuffer triangle(PointBuffer ring, int far) {
     PointBuffer triangle = new PointBuffer(3);
     int third = farthestFromSegment(ring, 0, far);
     int[] idx = {0, Math.min(far, third), Math.max(far, third)};

@@ -70,6 +70,67 @@ public final class TileCutter {
   }
 
   /**
+   * A geometry made ready to be cut for several zooms in turn ({@link #cut(Prepared, int, double,
+   * TileFilter, ComponentGate, BiConsumer)}): its components, and each polygon ring's points (in
+   * the cutter's orientation) with what simplification keeps of them at every tolerance of those
+   * zooms ({@link Simplifier.Ladder}), found once rather than once a zoom.
+   */
+  public static final class Prepared {
+    private final List<Geometry> parts;
+    private final double leastTolerance;
+    private final Ring[][] rings;
+
+    private Prepared(Geometry g, double leastTolerance) {
+      this.parts = components(g);
+      this.leastTolerance = leastTolerance;
+      this.rings = new Ring[parts.size()][];
+    }
+
+    /** The rings of polygon component {@code c}, shell first, made when first asked for. */
+    private Ring[] rings(int c, Polygon p) {
+      if (rings[c] == null) {
+        Ring[] out = new Ring[p.getNumInteriorRing() + 1];
+        for (int r = 0; r < out.length; r++) {
+          LineString ring = r == 0 ? p.getExteriorRing() : p.getInteriorRingN(r - 1);
+          out[r] = new Ring(ringPoints(ring.getCoordinateSequence(), r == 0), leastTolerance);
+        }
+        rings[c] = out;
+      }
+      return rings[c];
+    }
+  }
+
+  /** One ring's points, simplified on demand for any zoom's tolerance. */
+  private static final class Ring {
+    private final PointBuffer points;
+    private final Simplifier.Ladder ladder;
+
+    Ring(PointBuffer points, double leastTolerance) {
+      this.points = points;
+      this.ladder = leastTolerance > 0 ? new Simplifier.Ladder(points, leastTolerance) : null;
+    }
+
+    /** The points simplified at {@code tolerance} (0: as they are). */
+    PointBuffer at(double tolerance) {
+      return tolerance > 0 ? ladder.at(tolerance) : points;
+    }
+  }
+
+  /**
+   * {@code g} (in the matrix set's CRS) made ready to be cut for zooms down to {@code deepest} with
+   * {@code simplifyPixels}, the tolerance in pixels of each zoom.
+   */
+  public Prepared prepare(Geometry g, int deepest, double simplifyPixels) {
+    return new Prepared(g, tolerance(deepest, simplifyPixels));
+  }
+
+  /** The simplification tolerance of zoom {@code z} in the matrix set's CRS units. */
+  private double tolerance(int z, double simplifyPixels) {
+    TileMatrix m = tms.matrix(z);
+    return simplifyPixels * m.tileSpanX() / m.tileWidthPixels();
+  }
+
+  /**
    * Cuts {@code g} for zoom {@code z} and hands each wanted tile's piece to {@code sink}, in tile
    * order.
    *
@@ -83,19 +144,37 @@ public final class TileCutter {
       TileFilter filter,
       ComponentGate gate,
       BiConsumer<TileId, TilePiece> sink) {
+    return cut(prepare(g, z, simplifyPixels), z, simplifyPixels, filter, gate, sink);
+  }
+
+  /**
+   * Cuts a prepared geometry for zoom {@code z}, no deeper than it was prepared for, as {@link
+   * #cut(Geometry, int, double, TileFilter, ComponentGate, BiConsumer)} cuts the geometry.
+   */
+  public long cut(
+      Prepared g,
+      int z,
+      double simplifyPixels,
+      TileFilter filter,
+      ComponentGate gate,
+      BiConsumer<TileId, TilePiece> sink) {
     TileMatrix m = tms.matrix(z);
     Zoom zoom =
         new Zoom(
             z,
             Stripes.columns(m, bufferPixels),
             Stripes.rows(m, bufferPixels),
-            simplifyPixels * m.tileSpanX() / m.tileWidthPixels(),
+            tolerance(z, simplifyPixels),
             minSizePixels * m.tileSpanX() / m.tileWidthPixels(),
             filter);
     long[] dropped = {0};
     // Sorted by tile, so that what follows sees the same sequence on every run.
     Map<Long, TilePiece> pieces = new TreeMap<>();
-    List<Geometry> parts = components(g);
+    if (zoom.tolerance() > 0 && zoom.tolerance() < g.leastTolerance) {
+      throw new IllegalArgumentException(
+          "zoom " + z + " is deeper than the geometry was prepared for");
+    }
+    List<Geometry> parts = g.parts;
     for (int c = 0; c < parts.size(); c++) {
       Geometry part = parts.get(c);
       int component = c;
@@ -107,7 +186,7 @@ public final class TileCutter {
             }
           };
       if (part instanceof Polygon p) {
-        dropped[0] += cutPolygon(p, zoom, add);
+        dropped[0] += cutPolygon(g.rings(c, p), zoom, add);
       } else if (part instanceof LineString l) {
         cutLine(l, zoom, add);
       } else if (part instanceof Point p) {
@@ -172,15 +251,11 @@ public final class TileCutter {
   }
 
   /** Cuts one polygon; returns how many of its rings in wanted tiles were dropped as specks. */
-  private long cutPolygon(Polygon p, Zoom zoom, BiConsumer<Long, Adder> add) {
+  private long cutPolygon(Ring[] rings, Zoom zoom, BiConsumer<Long, Adder> add) {
     Map<Long, List<PointBuffer>> slices = new HashMap<>();
     long dropped = 0;
-    for (int r = 0; r <= p.getNumInteriorRing(); r++) {
-      LineString ring = r == 0 ? p.getExteriorRing() : p.getInteriorRingN(r - 1);
-      PointBuffer points = ringPoints(ring.getCoordinateSequence(), r == 0);
-      if (zoom.tolerance() > 0) {
-        points = Simplifier.ring(points, zoom.tolerance());
-      }
+    for (int r = 0; r < rings.length; r++) {
+      PointBuffer points = rings[r].at(zoom.tolerance());
       if (zoom.minSize() > 0 && points.size() > 0 && isSpeck(points, zoom.minSize())) {
         // Only a shell counts as a part of the feature lost; a speck of a hole loses nothing.
         dropped += r == 0 && zoom.wantsMiddleOf(points) ? 1 : 0;

@@ -30,7 +30,7 @@ final class GridSnapper {
   static final double MAX_UNITS = 1 << 20;
 
   private final List<CoordinateSequence> rings;
-  private final PairIds hot = new PairIds();
+  private final PairIds hot;
 
   // Every segment of every ring, flat: from (x0, y0) to (x1, y1).
   private final double[] x0;
@@ -40,6 +40,8 @@ final class GridSnapper {
 
   private GridSnapper(List<CoordinateSequence> rings, int segments) {
     this.rings = rings;
+    // Every vertex is a hot pixel, most of them distinct: one per segment, and a ring's last.
+    this.hot = new PairIds(segments + rings.size());
     x0 = new double[segments];
     y0 = new double[segments];
     x1 = new double[segments];

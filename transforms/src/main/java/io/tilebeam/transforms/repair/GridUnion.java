@@ -48,16 +48,18 @@ public final class GridUnion {
 
   private final GeometryFactory factory;
 
-  // Grid points: their coordinates to dense ids.
-  private final PairIds ids = new PairIds();
-  private int[] px = new int[256];
-  private int[] py = new int[256];
+  // Grid points: their coordinates to dense ids. Sized for the input's points: snap rounding
+  // makes about one grid point and one edge of each (rarely more), so nothing grows as it is
+  // filled.
+  private final PairIds ids;
+  private int[] px;
+  private int[] py;
 
   // Edges (from < to by id) and the change of winding number from their right to their left.
-  private final PairIds edgeIds = new PairIds();
-  private int[] from = new int[256];
-  private int[] to = new int[256];
-  private int[] delta = new int[256];
+  private final PairIds edgeIds;
+  private int[] from;
+  private int[] to;
+  private int[] delta;
   private int edges;
 
   // Whether a grid point has more than one boundary half-edge leaving it.
@@ -66,8 +68,16 @@ public final class GridUnion {
   // Whether the rings of a polygon touch in a cycle.
   private boolean touchesCut;
 
-  private GridUnion(GeometryFactory factory) {
+  private GridUnion(GeometryFactory factory, int points) {
     this.factory = factory;
+    int expected = Math.max(256, points);
+    ids = new PairIds(expected);
+    px = new int[expected];
+    py = new int[expected];
+    edgeIds = new PairIds(expected);
+    from = new int[expected];
+    to = new int[expected];
+    delta = new int[expected];
   }
 
   /**
@@ -104,7 +114,7 @@ public final class GridUnion {
 
   /** {@link #union} and whether its rings meet anywhere. */
   public static Result unite(Geometry polygonal) {
-    GridUnion u = new GridUnion(polygonal.getFactory());
+    GridUnion u = new GridUnion(polygonal.getFactory(), polygonal.getNumPoints());
     u.addRings(polygonal);
     Geometry g = u.build();
     return new Result(g, u.ringsMeet, u.touchesCut);

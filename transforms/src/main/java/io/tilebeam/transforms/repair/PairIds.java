@@ -6,10 +6,29 @@ package io.tilebeam.transforms.repair;
  * same ids for the same sequence of pairs on every run.
  */
 final class PairIds {
-  private long[] keys = new long[1024];
-  private int[] values = new int[1024];
-  private boolean[] used = new boolean[1024];
+  private long[] keys;
+  private int[] values;
+  private boolean[] used;
   private int size;
+
+  /** A map for a few pairs; it grows as needed. */
+  PairIds() {
+    this(0);
+  }
+
+  /**
+   * A map sized for about {@code expected} pairs, so that one whose size is known (the points of
+   * the rings about to be noded) does not grow through every power of two on its way there.
+   */
+  PairIds(int expected) {
+    int capacity = 1024;
+    while (capacity < (long) expected * 2 && capacity < 1 << 30) {
+      capacity <<= 1;
+    }
+    keys = new long[capacity];
+    values = new int[capacity];
+    used = new boolean[capacity];
+  }
 
   /** The id of the pair, a new one when it was not seen before. */
   int idOf(int a, int b) {
