@@ -153,7 +153,7 @@ public final class FeatureCutter {
    */
   public Cut cut(Feature feature, TileFilter filter, BiConsumer<TileId, FeaturePiece> sink)
       throws TileDataException {
-    Geometry source = feature.decoded();
+    Geometry source = feature.takeDecoded();
     if (source == null) {
       try {
         source = reader.read(feature.wkb());
@@ -177,6 +177,11 @@ public final class FeatureCutter {
       inTms = toTms.apply(source);
     } catch (TransformException e) {
       throw new TileDataException("transform", "cannot be placed: " + e.getMessage(), e);
+    }
+    if (!gated) {
+      // Only the gate needs the source geometry again: a large feature's copy is let go before
+      // the repair, the heaviest step, makes more.
+      source = null;
     }
     // Cutting joins rings along tile edges, which needs valid rings; a feature is checked once
     // here rather than in every piece of every zoom.

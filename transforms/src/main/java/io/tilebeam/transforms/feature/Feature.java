@@ -8,10 +8,10 @@ import org.locationtech.jts.geom.Geometry;
  * One source feature: its id (from the source, or a digest of its content), its geometry as WKB in
  * the source CRS (east/north), and its properties as a canonical JSON object.
  *
- * <p>A feature just read may also carry the geometry its WKB was written from ({@link #decoded}),
- * so that a feature cut where it is read is not parsed back from its own WKB; it is not part of the
- * feature's value (not compared, not encoded, not serialized), and a feature that crosses a shuffle
- * arrives without it.
+ * <p>A feature just read may also carry the geometry its WKB was written from ({@link
+ * #takeDecoded}), so that a feature cut where it is read is not parsed back from its own WKB; it is
+ * not part of the feature's value (not compared, not encoded, not serialized), and a feature that
+ * crosses a shuffle arrives without it.
  */
 public final class Feature implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -19,7 +19,8 @@ public final class Feature implements Serializable {
   private final String id;
   private final byte[] wkb;
   private final String properties;
-  private final transient Geometry decoded;
+  // Handed over once (takeDecoded): a country's coastline is tens of megabytes as JTS objects.
+  private transient Geometry decoded;
 
   /** A feature without its decoded geometry; every part must be present. */
   public Feature(String id, byte[] wkb, String properties) {
@@ -58,9 +59,15 @@ public final class Feature implements Serializable {
     return properties;
   }
 
-  /** The geometry its WKB was written from, when the reader kept it; else null. */
-  public Geometry decoded() {
-    return decoded;
+  /**
+   * The geometry its WKB was written from, when the reader kept it and it was not taken before;
+   * else null (read the WKB). Taken, it is no longer held here: the one who cuts the feature can
+   * let it go as soon as it has made what it needs of it, while the feature lives on.
+   */
+  public Geometry takeDecoded() {
+    Geometry g = decoded;
+    decoded = null;
+    return g;
   }
 
   @Override
