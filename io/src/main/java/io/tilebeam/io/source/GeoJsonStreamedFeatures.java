@@ -90,12 +90,7 @@ final class GeoJsonStreamedFeatures {
       String name = p.currentName();
       JsonToken value = p.nextToken();
       switch (name) {
-        case "type" -> {
-          if (value != JsonToken.VALUE_STRING) {
-            throw NotFast.INSTANCE;
-          }
-          type = p.getText();
-        }
+        case "type" -> type = text(p, value);
         case "id" -> id = mapper.readTree(p);
         case "properties" -> properties = mapper.readTree(p);
         case "geometry" -> geometry = geometry(p, value);
@@ -116,6 +111,16 @@ final class GeoJsonStreamedFeatures {
     return features.feature(SourceFeatures.idOf(id), geometry, props);
   }
 
+  /**
+   * The string whose token, {@code value}, was just read; anything else is not for the fast way.
+   */
+  private static String text(JsonParser p, JsonToken value) throws IOException, NotFast {
+    if (value != JsonToken.VALUE_STRING) {
+      throw NotFast.INSTANCE;
+    }
+    return p.getText();
+  }
+
   /** The geometry object (or null) whose first token is {@code first}. */
   private Geometry geometry(JsonParser p, JsonToken first) throws IOException, NotFast {
     if (first == JsonToken.VALUE_NULL) {
@@ -130,12 +135,7 @@ final class GeoJsonStreamedFeatures {
       String name = p.currentName();
       JsonToken value = p.nextToken();
       switch (name) {
-        case "type" -> {
-          if (value != JsonToken.VALUE_STRING) {
-            throw NotFast.INSTANCE;
-          }
-          type = p.getText();
-        }
+        case "type" -> type = text(p, value);
         case "coordinates" -> {
           if (value != JsonToken.START_ARRAY) {
             throw NotFast.INSTANCE;

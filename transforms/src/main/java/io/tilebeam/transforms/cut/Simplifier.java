@@ -159,39 +159,11 @@ final class Simplifier {
 
   /** Marks the vertices to keep between {@code first} and {@code last} (wrapping at the size). */
   private static void mark(PointBuffer p, int first, int last, double t2, boolean[] keep) {
-    int n = p.size();
-    keep[first] = true;
-    keep[last] = true;
-    int[] stack = new int[64];
-    int top = 0;
-    stack[top++] = first;
-    stack[top++] = last;
-    while (top > 0) {
-      int b = stack[--top];
-      int a = stack[--top];
-      double ax = p.x(a % n);
-      double ay = p.y(a % n);
-      double bx = p.x(b % n);
-      double by = p.y(b % n);
-      double worst = -1;
-      int index = -1;
-      for (int i = a + 1; i < b; i++) {
-        double d = segmentDistance2(p.x(i % n), p.y(i % n), ax, ay, bx, by);
-        if (d > worst) {
-          worst = d;
-          index = i;
-        }
-      }
-      if (index >= 0 && worst > t2) {
-        keep[index] = true;
-        if (top + 4 > stack.length) {
-          stack = java.util.Arrays.copyOf(stack, stack.length * 2);
-        }
-        stack[top++] = a;
-        stack[top++] = index;
-        stack[top++] = index;
-        stack[top++] = b;
-      }
+    double[] keptBelow = new double[keep.length];
+    java.util.Arrays.fill(keptBelow, -1);
+    levels(p, first, last, t2, keptBelow);
+    for (int i = 0; i < keep.length; i++) {
+      keep[i] |= keptBelow[i] >= 0;
     }
   }
 
