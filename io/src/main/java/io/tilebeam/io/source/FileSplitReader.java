@@ -21,8 +21,11 @@ final class FileSplitReader implements SplitReader {
 
   /** Cuts a whole-file split into parts. */
   interface CutParts {
-    /** Passes the parts of {@code whole} to {@code part}, in file order. */
-    void parts(SourceSplit whole, Consumer<SourceSplit> part) throws IOException;
+    /**
+     * Passes the parts of {@code whole} to {@code part}, in file order; false, having passed
+     * nothing, when the file cannot be cut.
+     */
+    boolean parts(SourceSplit whole, Consumer<SourceSplit> part) throws IOException;
   }
 
   private final ReadSplit read;
@@ -40,12 +43,8 @@ final class FileSplitReader implements SplitReader {
   }
 
   @Override
-  public void parts(SourceSplit whole, Consumer<SourceSplit> part) throws IOException {
-    if (parts == null) {
-      SplitReader.super.parts(whole, part);
-    } else {
-      parts.parts(whole, part);
-    }
+  public boolean parts(SourceSplit whole, Consumer<SourceSplit> part) throws IOException {
+    return parts != null && parts.parts(whole, part);
   }
 
   @Override

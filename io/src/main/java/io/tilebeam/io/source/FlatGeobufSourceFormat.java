@@ -63,11 +63,12 @@ final class FlatGeobufSourceFormat extends FileSourceFormat {
         }
 
         @Override
-        public void parts(SourceSplit whole, Consumer<SourceSplit> part) throws IOException {
+        public boolean parts(SourceSplit whole, Consumer<SourceSplit> part) throws IOException {
           FlatGeobufSource.open(file, idColumn)
               .parts(
                   GeoJsonSeqSource.splitBytes(file.size()),
                   range -> part.accept(new SourceSplit(whole.layer(), range)));
+          return true;
         }
 
         @Override

@@ -100,12 +100,11 @@ public final class GeoJsonSource {
     long skip = -1;
     try (InputStream in = new BufferedInputStream(file.open(0), 1 << 16);
         JsonParser p = factory.createParser(in)) {
-      if (atFeatures(p)) {
-        skip = readArray(p, 0, features, action, bad);
-        if (skip < 0) {
-          rest(p);
-        } // else the rest of the array is read from past the feature that broke a limit
-      }
+      atFeatures(p);
+      skip = readArray(p, 0, features, action, bad);
+      if (skip < 0) {
+        rest(p);
+      } // else the rest of the array is read from past the feature that broke a limit
     } catch (JsonProcessingException e) {
       throw corrupt(e, 0);
     }
@@ -116,19 +115,19 @@ public final class GeoJsonSource {
   }
 
   /**
-   * Walks the FeatureCollection's members to its {@code features} array: true there, past its
+   * Walks the FeatureCollection's members to its {@code features} array, leaving the parser at its
    * {@code [}.
    *
    * @throws SourceFormatException when the file is not a FeatureCollection
    */
-  private boolean atFeatures(JsonParser p) throws IOException {
+  private void atFeatures(JsonParser p) throws IOException {
     expect(p, p.nextToken(), JsonToken.START_OBJECT);
     for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
       String name = p.currentName();
       JsonToken value = p.nextToken();
       if (name.equals("features")) {
         expect(p, value, JsonToken.START_ARRAY);
-        return true;
+        return;
       }
       p.skipChildren();
     }
@@ -167,7 +166,9 @@ public final class GeoJsonSource {
       Feature feature = null;
       JsonNode node = null;
       try {
-        if (f == JsonToken.START_OBJECT) {
+        // The fast way needs the feature's byte offset to read a fault again: a file that is not
+        // UTF-8 has none (its parser counts characters), and its features are read as trees.
+        if (f == JsonToken.START_OBJECT && at.getByteOffset() >= 0) {
           feature = features.read(p, mapper);
           if (feature == null) {
             // Not for the fast way (a fault, a GeometryCollection): read again as a tree.
@@ -177,6 +178,11 @@ public final class GeoJsonSource {
           node = mapper.readTree(p);
         }
       } catch (StreamConstraintsException e) {
+        if (at.getByteOffset() < 0) {
+          // Reading goes on past such a feature by its byte offset; without one, it cannot.
+          throw new SourceFormatException(
+              path + ": " + limits.broken(e) + ", in a file that is not UTF-8 (RFC 7946)", e);
+        }
         bad.accept(new BadFeature("feature at byte " + offset, limits.broken(e)));
         return offset;
       }
@@ -271,18 +277,23 @@ public final class GeoJsonSource {
    * part's (or the array's end). A feature larger than {@code partBytes} is a part of its own. The
    * scan reads every byte as JSON but builds no feature, so corrupt JSON is found here.
    *
+   * @return false, having passed nothing, for a file that is not UTF-8 (RFC 7946 asks for it; the
+   *     parser of another encoding counts characters, not bytes, so no part could be placed): it is
+   *     read whole instead
    * @throws SourceFormatException as {@link #forEach(Consumer, Consumer)}
    */
-  public void parts(long partBytes, Consumer<GeoJsonSeqSource.Range> part) throws IOException {
+  public boolean parts(long partBytes, Consumer<GeoJsonSeqSource.Range> part) throws IOException {
     Parts parts = new Parts(partBytes, part);
     long skip = -1;
     try (InputStream in = new BufferedInputStream(file.open(0), 1 << 16);
         JsonParser p = factory.createParser(in)) {
-      if (atFeatures(p)) {
-        skip = scanArray(p, 0, parts);
-        if (skip < 0) {
-          rest(p);
-        }
+      atFeatures(p);
+      if (p.currentTokenLocation().getByteOffset() < 0) {
+        return false;
+      }
+      skip = scanArray(p, 0, parts);
+      if (skip < 0) {
+        rest(p);
       }
     } catch (JsonProcessingException e) {
       throw corrupt(e, 0);
@@ -295,6 +306,7 @@ public final class GeoJsonSource {
         throw corrupt(e, end - RESUME.length);
       }
     }
+    return true;
   }
 
   /**

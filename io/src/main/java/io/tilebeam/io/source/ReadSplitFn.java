@@ -54,9 +54,11 @@ final class ReadSplitFn extends DoFn<SourceSplit, KV<String, TileInput>> {
     }
     ReadFeatures.SplitRead spec = sources.get(layer);
     try (SplitReader source = spec.source().open(retry)) {
-      if (c.element().range() == null) {
-        source.parts(c.element(), part -> c.output(ReadFeatures.PARTS, part));
-      } else {
+      // A whole file is cut into parts for the workers, unless it cannot be: then read here.
+      boolean sentOn =
+          c.element().range() == null
+              && source.parts(c.element(), part -> c.output(ReadFeatures.PARTS, part));
+      if (!sentOn) {
         readSplit(c, source, layer, new FeatureCutter(spec.cut()), claimed.of(layer));
       }
     } catch (UnreadablePartException e) {

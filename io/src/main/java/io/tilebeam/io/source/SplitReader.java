@@ -41,14 +41,14 @@ public interface SplitReader extends AutoCloseable {
    * Cuts {@code whole} (a split that is the whole source, {@link SourceSplit#range()} null) into
    * parts at feature boundaries, each a split that {@link #forEach} reads on its own, on any
    * worker: so that the features of a file that must be read from its start are spread over the
-   * workers as a few small references, not as the features themselves. Every source whose {@link
-   * SplitSource#splits} include the whole source reads it in parts.
+   * workers as a few small references, not as the features themselves.
    *
+   * @return false, having passed nothing, when this source cannot be cut (by default; a GeoJSON
+   *     file that is not UTF-8): the caller reads {@code whole} itself
    * @throws IOException when the source cannot be read
-   * @throws UnsupportedOperationException for a source that is always read in ranges
    */
-  default void parts(SourceSplit whole, Consumer<SourceSplit> part) throws IOException {
-    throw new UnsupportedOperationException("this source is not read in parts");
+  default boolean parts(SourceSplit whole, Consumer<SourceSplit> part) throws IOException {
+    return false;
   }
 
   /** Unclosed polygon rings closed so far (counted as repairs). */

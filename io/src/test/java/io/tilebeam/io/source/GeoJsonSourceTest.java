@@ -1,6 +1,7 @@
 package io.tilebeam.io.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -204,9 +205,50 @@ class GeoJsonSourceTest {
     assertThrows(SourceFormatException.class, () -> parts(f, 1));
   }
 
+  /**
+   * A file in UTF-16 (with its byte order mark; RFC 7946 asks for UTF-8, but the parser reads it)
+   * cannot be cut into parts, whose places are bytes: the scan says so, passing no part, and the
+   * file is read whole.
+   */
+  @Test
+  void aFileNotInUtf8IsNotCutIntoParts() throws IOException {
+    String json =
+        "{\"type\":\"FeatureCollection\",\"features\":["
+            + feature("\"a\"", POINT)
+            + ","
+            + feature("\"b\"", POINT)
+            + "]}";
+    Path f = dir.resolve("utf16.geojson");
+    Files.write(f, ("\uFEFF" + json).getBytes(java.nio.charset.StandardCharsets.UTF_16LE));
+    List<GeoJsonSeqSource.Range> parts = new ArrayList<>();
+    assertFalse(new GeoJsonSource(f).parts(1, parts::add));
+    assertEquals(List.of(), parts);
+    List<String> ids = new ArrayList<>();
+    new GeoJsonSource(f).forEach(x -> ids.add(x.id()), b -> fail("bad feature " + b));
+    assertEquals(List.of("a", "b"), ids);
+    // Reading goes on past a feature beyond a reading limit by its byte offset: in UTF-16 it has
+    // none, and the file fails with the reason rather than losing the features after it unsaid.
+    Path limits = dir.resolve("limits16.geojson");
+    Files.write(limits, limitsJson().getBytes(java.nio.charset.StandardCharsets.UTF_16));
+    SourceFormatException e =
+        assertThrows(
+            SourceFormatException.class, () -> new GeoJsonSource(limits).forEach(x -> {}, b -> {}));
+    assertTrue(e.getMessage().contains("not UTF-8"), e.getMessage());
+    // In UTF-8, with or without a byte order mark, it is cut.
+    for (String text : List.of(json, "\uFEFF" + json)) {
+      Files.write(f, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      assertEquals(2, parts(f, 1).size());
+      List<String> read = new ArrayList<>();
+      for (GeoJsonSeqSource.Range part : parts(f, 1)) {
+        new GeoJsonSource(f).forEach(part, x -> read.add(x.id()), b -> fail("bad feature " + b));
+      }
+      assertEquals(List.of("a", "b"), read);
+    }
+  }
+
   private static List<GeoJsonSeqSource.Range> parts(Path f, long partBytes) throws IOException {
     List<GeoJsonSeqSource.Range> parts = new ArrayList<>();
-    new GeoJsonSource(f).parts(partBytes, parts::add);
+    assertTrue(new GeoJsonSource(f).parts(partBytes, parts::add));
     return parts;
   }
 

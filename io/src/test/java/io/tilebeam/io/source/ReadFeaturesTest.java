@@ -36,7 +36,8 @@ import org.junit.rules.TemporaryFolder;
  * Stage 4, ReadFeatures, on its own: each claimed tile leaves with the pieces of the features that
  * meet it, and only claimed tiles leave, an empty one too; a feature that cannot be read is a dead
  * letter and costs nothing else. The same features as GeoJSON (cut into parts that are spread) and
- * as GeoJSONSeq (read in byte ranges, cut where read) give the same tiles.
+ * as GeoJSONSeq (read in byte ranges, cut where read) give the same tiles, and so does GeoJSON in
+ * UTF-16 (read whole where it is taken).
  */
 public class ReadFeaturesTest {
 
@@ -59,8 +60,14 @@ public class ReadFeaturesTest {
       new CutSpec(CrsRef.of("OGC:CRS84"), TileMatrixSet.webMercatorQuad(), 1, 2, 8, 0);
 
   private SourceSpec source(String format, String fileName, String text) throws IOException {
+    return source(format, fileName, text, java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  private SourceSpec source(
+      String format, String fileName, String text, java.nio.charset.Charset charset)
+      throws IOException {
     Path file = folder.getRoot().toPath().resolve(fileName);
-    Files.writeString(file, text);
+    Files.writeString(file, text, charset);
     FeatureSource resolved =
         (FeatureSource)
             SourceFormats.named(format)
@@ -99,8 +106,17 @@ public class ReadFeaturesTest {
   public void everyClaimedTileLeavesWithThePiecesThatMeetIt() throws IOException {
     Map<String, SourceSpec> sources =
         Map.of(
-            "whole", source("geojson", "f.geojson", featureCollection()),
-            "ranges", source("geojsonseq", "f.geojsonl", String.join("\n", FEATURES) + "\n"));
+            "whole",
+            source("geojson", "f.geojson", featureCollection()),
+            "ranges",
+            source("geojsonseq", "f.geojsonl", String.join("\n", FEATURES) + "\n"),
+            // Not UTF-8: not cut into parts, read whole where the file is taken.
+            "utf16",
+            source(
+                "geojson",
+                "u.geojson",
+                "\uFEFF" + featureCollection(),
+                java.nio.charset.StandardCharsets.UTF_16BE));
     List<KV<WorkKey, TileWork>> claims = new ArrayList<>();
     List<String> expected = new ArrayList<>();
     for (String layer : sources.keySet()) {
@@ -130,7 +146,7 @@ public class ReadFeaturesTest {
                 "DeadIds",
                 MapElements.into(TypeDescriptors.strings())
                     .via((FeatureFailure f) -> f.layer() + " " + f.featureId()));
-    PAssert.that(dead).containsInAnyOrder("whole bad", "ranges bad");
+    PAssert.that(dead).containsInAnyOrder("whole bad", "ranges bad", "utf16 bad");
     PAssert.that(read.get(ReadFeatures.FAILED)).empty();
     pipeline.run().waitUntilFinish();
   }
