@@ -155,14 +155,15 @@ final class ComponentFixer {
       index.insert(polygons.get(i).getEnvelopeInternal(), i);
     }
     Map<Integer, List<LinearRing>> adopted = new TreeMap<>();
-    Map<Integer, RingLocator> located = new java.util.HashMap<>();
+    // Each polygon here is valid, so its holes lie inside its shell.
+    Map<Integer, AreaLocator> located = new java.util.HashMap<>();
     for (LinearRing hole : orphans) {
       for (Object o : index.query(hole.getEnvelopeInternal())) {
         int i = (Integer) o;
         if (!polygons.get(i).getEnvelopeInternal().covers(hole.getEnvelopeInternal())) {
           continue;
         }
-        RingLocator area = located.computeIfAbsent(i, k -> RingLocator.of(polygons.get(k)));
+        AreaLocator area = located.computeIfAbsent(i, k -> AreaLocator.of(polygons.get(k)));
         if (area.locate(hole) == Location.INTERIOR) {
           adopted.computeIfAbsent(i, k -> new ArrayList<>()).add(hole);
           break;

@@ -83,6 +83,7 @@ final class PolygonValidity {
   private final List<int[]> overlapping = new ArrayList<>();
   private final List<int[]> nested = new ArrayList<>();
   private final Set<Long> pairs = new HashSet<>();
+  private final Map<Integer, RingLocator> shellLocators = new HashMap<>();
   private String problem;
 
   private PolygonValidity(Geometry geometry) {
@@ -285,7 +286,7 @@ final class PolygonValidity {
     if (holes == 0) {
       return;
     }
-    RingLocator shell = RingLocator.of(p.getExteriorRing());
+    RingLocator shell = shellLocator(index);
     Envelope[] boxes = new Envelope[holes];
     for (int h = 0; h < holes; h++) {
       LinearRing hole = p.getInteriorRingN(h);
@@ -308,6 +309,12 @@ final class PolygonValidity {
         });
   }
 
+  /** The locator of polygon {@code index}'s shell, built once per check. */
+  private RingLocator shellLocator(int index) {
+    return shellLocators.computeIfAbsent(
+        index, i -> RingLocator.of(polygons.get(i).getExteriorRing()));
+  }
+
   /** No polygon of a multi-polygon lies inside another's area. */
   private void checkNestedPolygons() {
     if (polygons.size() < 2) {
@@ -317,14 +324,20 @@ final class PolygonValidity {
     for (int i = 0; i < boxes.length; i++) {
       boxes[i] = polygons.get(i).getEnvelopeInternal();
     }
-    RingLocator[] located = new RingLocator[polygons.size()];
+    // A polygon the check found no fault in has its holes inside its shell: its shell (already
+    // built for its holes' check) answers for nearly every island, which lie in the sea around it.
+    AreaPoints[] located = new AreaPoints[polygons.size()];
     eachCovering(
         boxes,
         (i, j) -> {
           if (located[j] == null) {
-            located[j] = RingLocator.of(polygons.get(j));
+            located[j] =
+                bad.get(j)
+                    ? RingLocator.of(polygons.get(j))
+                    : new AreaLocator(polygons.get(j), shellLocator(j));
           }
-          if (located[j].locate(polygons.get(i).getExteriorRing()) == Location.INTERIOR) {
+          int where = located[j].locate(polygons.get(i).getExteriorRing());
+          if (where == Location.INTERIOR) {
             nested.add(new int[] {i, j});
             if (problem == null) {
               problem = "a polygon lies inside another";

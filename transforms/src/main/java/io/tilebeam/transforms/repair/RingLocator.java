@@ -16,7 +16,7 @@ import org.locationtech.jts.geom.Polygon;
  * <p>It answers as {@link IndexedPointInAreaLocator} does, and is built in O(n) by a counting sort
  * where that one sorts its intervals (a fifth of a validity check's time went into those sorts).
  */
-final class RingLocator {
+final class RingLocator implements AreaPoints {
 
   /** More band entries than this many per segment: fewer, taller bands. */
   private static final int ENTRIES_PER_SEGMENT = 4;
@@ -91,8 +91,8 @@ final class RingLocator {
     return new RingLocator(new Coordinate[][] {ring.getCoordinates()});
   }
 
-  /** Where the point lies: {@link Location#INTERIOR}, {@link Location#BOUNDARY} or exterior. */
-  int locate(Coordinate p) {
+  @Override
+  public int locate(Coordinate p) {
     if (!(p.y >= y0 && p.y <= y0 + height)) {
       return Location.EXTERIOR;
     }
@@ -106,20 +106,6 @@ final class RingLocator {
       }
     }
     return counter.getLocation();
-  }
-
-  /**
-   * Where the ring lies: decided by its first vertex not on the area's boundary ({@link
-   * Location#BOUNDARY} when every vertex is on it).
-   */
-  int locate(LinearRing ring) {
-    for (Coordinate p : ring.getCoordinates()) {
-      int where = locate(p);
-      if (where != Location.BOUNDARY) {
-        return where;
-      }
-    }
-    return Location.BOUNDARY;
   }
 
   private double low(int k) {

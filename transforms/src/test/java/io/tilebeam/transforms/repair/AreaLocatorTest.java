@@ -1,0 +1,72 @@
+package io.tilebeam.transforms.repair;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tilebeam.transforms.cut.CountryFixture;
+import io.tilebeam.transforms.feature.Feature;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.locationtech.jts.geom.Coordinate;
+import org.locationtech.jts.geom.Envelope;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.geom.Location;
+import org.locationtech.jts.geom.Polygon;
+import org.locationtech.jts.io.WKBReader;
+import org.locationtech.jts.io.WKTReader;
+
+/** The shell-then-holes locator answers as the locator over every ring, where holes lie inside. */
+class AreaLocatorTest {
+
+  @Test
+  void locatesAsTheRingLocatorOnRealCountriesWithHoles() throws Exception {
+    Random r = new Random(11);
+    int compared = 0;
+    for (Feature f : CountryFixture.features()) {
+      Geometry g = new WKBReader().read(f.wkb());
+      for (int i = 0; i < g.getNumGeometries(); i++) {
+        Polygon p = (Polygon) g.getGeometryN(i);
+        if (p.getNumInteriorRing() > 0 && PolygonValidity.check(p).valid()) {
+          compared += compare(p, r, 300);
+        }
+      }
+    }
+    assertTrue(compared > 1_000, "points compared: " + compared);
+  }
+
+  @Test
+  void aPointInAHoleIsOutsideAndOneOnAHoleIsOnTheBoundary() throws Exception {
+    Polygon p =
+        (Polygon)
+            new WKTReader()
+                .read(
+                    "POLYGON ((0 0, 10 0, 10 10, 0 10, 0 0),"
+                        + " (1 1, 3 1, 3 3, 1 3, 1 1), (6 1, 8 1, 8 3, 6 1))");
+    AreaLocator area = AreaLocator.of(p);
+    assertEquals(Location.EXTERIOR, area.locate(new Coordinate(2, 2)));
+    assertEquals(Location.BOUNDARY, area.locate(new Coordinate(3, 2)));
+    assertEquals(Location.INTERIOR, area.locate(new Coordinate(5, 5)));
+    assertEquals(Location.EXTERIOR, area.locate(new Coordinate(11, 5)));
+    compare(p, new Random(5), 2000);
+  }
+
+  /** Random points in and around the box and every hole vertex: the same answer both ways. */
+  private static int compare(Polygon p, Random r, int randomPoints) {
+    RingLocator all = RingLocator.of(p);
+    AreaLocator ours = AreaLocator.of(p);
+    Envelope e = p.getEnvelopeInternal();
+    int n = 0;
+    for (int k = 0; k < randomPoints; k++, n++) {
+      Coordinate c =
+          new Coordinate(
+              e.getMinX() - 1 + r.nextDouble() * (e.getWidth() + 2),
+              e.getMinY() - 1 + r.nextDouble() * (e.getHeight() + 2));
+      assertEquals(all.locate(c), ours.locate(c), c.toString());
+    }
+    for (int h = 0; h < p.getNumInteriorRing(); h++, n++) {
+      Coordinate c = p.getInteriorRingN(h).getCoordinateN(0);
+      assertEquals(all.locate(c), ours.locate(c), c.toString());
+    }
+    return n;
+  }
+}
