@@ -99,7 +99,8 @@ public final class EmbeddedLedger implements AutoCloseable {
   private static Optional<java.io.File> binariesDirectory() {
     try {
       java.security.CodeSource source = EmbeddedLedger.class.getProtectionDomain().getCodeSource();
-      if (source == null) {
+      // No location either from a JDK 25 AOT cache, which loads the class from the cache.
+      if (source == null || source.getLocation() == null) {
         return Optional.empty();
       }
       Path jar = Path.of(source.getLocation().toURI());

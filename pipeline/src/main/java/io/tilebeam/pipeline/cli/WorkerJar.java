@@ -30,7 +30,8 @@ final class WorkerJar {
   static Optional<Path> besideLauncher() {
     try {
       var source = WorkerJar.class.getProtectionDomain().getCodeSource();
-      if (source == null) {
+      // No location either from a JDK 25 AOT cache, which loads the class from the cache.
+      if (source == null || source.getLocation() == null) {
         return Optional.empty();
       }
       Path launcher = Path.of(source.getLocation().toURI());
