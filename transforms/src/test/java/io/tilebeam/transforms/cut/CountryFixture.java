@@ -32,6 +32,24 @@ public final class CountryFixture {
     return features(FILE);
   }
 
+  /** Every polygon of every country, in file order, each multi-polygon's parts in its order. */
+  public static List<Polygon> polygons() throws IOException {
+    List<Polygon> out = new ArrayList<>();
+    org.locationtech.jts.io.WKBReader reader = new org.locationtech.jts.io.WKBReader(F);
+    for (Feature f : features()) {
+      Geometry g;
+      try {
+        g = reader.read(f.wkb());
+      } catch (org.locationtech.jts.io.ParseException e) {
+        throw new IOException("fixture country " + f.id() + " does not read back", e);
+      }
+      for (int i = 0; i < g.getNumGeometries(); i++) {
+        out.add((Polygon) g.getGeometryN(i));
+      }
+    }
+    return out;
+  }
+
   /**
    * The polygon features of a GeoJSON FeatureCollection; a feature without an id is named after its
    * position.

@@ -4,15 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tilebeam.transforms.cut.CountryFixture;
-import io.tilebeam.transforms.feature.Feature;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Envelope;
-import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.Location;
 import org.locationtech.jts.geom.Polygon;
-import org.locationtech.jts.io.WKBReader;
 import org.locationtech.jts.io.WKTReader;
 
 /** The shell-then-holes locator answers as the locator over every ring, where holes lie inside. */
@@ -22,13 +19,9 @@ class AreaLocatorTest {
   void locatesAsTheRingLocatorOnRealCountriesWithHoles() throws Exception {
     Random r = new Random(11);
     int compared = 0;
-    for (Feature f : CountryFixture.features()) {
-      Geometry g = new WKBReader().read(f.wkb());
-      for (int i = 0; i < g.getNumGeometries(); i++) {
-        Polygon p = (Polygon) g.getGeometryN(i);
-        if (p.getNumInteriorRing() > 0 && PolygonValidity.check(p).valid()) {
-          compared += compare(p, r, 300);
-        }
+    for (Polygon p : CountryFixture.polygons()) {
+      if (p.getNumInteriorRing() > 0 && PolygonValidity.check(p).valid()) {
+        compared += compare(p, r, 300);
       }
     }
     assertTrue(compared > 1_000, "points compared: " + compared);
@@ -57,10 +50,7 @@ class AreaLocatorTest {
     Envelope e = p.getEnvelopeInternal();
     int n = 0;
     for (int k = 0; k < randomPoints; k++, n++) {
-      Coordinate c =
-          new Coordinate(
-              e.getMinX() - 1 + r.nextDouble() * (e.getWidth() + 2),
-              e.getMinY() - 1 + r.nextDouble() * (e.getHeight() + 2));
+      Coordinate c = RingLocatorTest.around(e, r);
       assertEquals(all.locate(c), ours.locate(c), c.toString());
     }
     for (int h = 0; h < p.getNumInteriorRing(); h++, n++) {
