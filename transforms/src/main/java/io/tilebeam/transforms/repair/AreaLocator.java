@@ -8,9 +8,12 @@ import org.locationtech.jts.geom.Polygon;
 import org.locationtech.jts.index.hprtree.HPRtree;
 
 /**
- * Locates points in the area of a polygon whose holes lie inside its shell (a valid polygon, or one
- * whose check found fault with nothing but the meeting of its rings): by its shell first, and only
- * for a point inside the shell by the few holes whose boxes hold it.
+ * Locates points in the area of a polygon by the even-odd rule, as a {@link RingLocator} over all
+ * its rings does: by its shell first, then by the few holes whose boxes hold the point. Even-odd
+ * over several rings is the parity of the rings whose area holds the point, so the shell and each
+ * hole can be asked alone. Where the holes lie inside the shell (a valid polygon, or one whose
+ * check found fault with nothing but the meeting of its rings), a point outside the shell is in
+ * none, and the holes are asked only for a point inside it.
  *
  * <p>A {@link RingLocator} over every ring answers the same, but is built over every hole's
  * segments: for a mainland with a hundred thousand lakes, that is most of its points, walked again
@@ -21,28 +24,44 @@ final class AreaLocator implements AreaPoints {
 
   private final Polygon polygon;
   private final RingLocator shell;
+  private final boolean holesInShell;
   private HPRtree holes;
 
-  /** A locator for {@code polygon}, whose holes lie inside its shell, by {@code shell}. */
-  AreaLocator(Polygon polygon, RingLocator shell) {
+  private AreaLocator(Polygon polygon, RingLocator shell, boolean holesInShell) {
     this.polygon = polygon;
     this.shell = shell;
+    this.holesInShell = holesInShell;
+  }
+
+  /** A locator for {@code polygon}, whose holes lie inside its shell, by {@code shell}. */
+  static AreaLocator holesInShell(Polygon polygon, RingLocator shell) {
+    return new AreaLocator(polygon, shell, true);
+  }
+
+  /**
+   * A locator for any {@code polygon}, whose holes may lie anywhere (a polygon a check found
+   * invalid), by {@code shell}: the area its rings enclose by the even-odd rule.
+   */
+  static AreaLocator evenOdd(Polygon polygon, RingLocator shell) {
+    return new AreaLocator(polygon, shell, false);
   }
 
   /** A locator for {@code polygon}, whose holes lie inside its shell. */
   static AreaLocator of(Polygon polygon) {
-    return new AreaLocator(polygon, RingLocator.of(polygon.getExteriorRing()));
+    return holesInShell(polygon, RingLocator.of(polygon.getExteriorRing()));
   }
 
   @Override
   public int locate(Coordinate p) {
     int where = shell.locate(p);
-    if (where != Location.INTERIOR || polygon.getNumInteriorRing() == 0) {
+    if (where == Location.BOUNDARY
+        || polygon.getNumInteriorRing() == 0
+        || (holesInShell && where != Location.INTERIOR)) {
       return where;
     }
-    // Inside the shell: outside the area exactly when inside a hole (holes lie in the shell, so
-    // a point outside it is in none).
-    int[] inside = {0};
+    // The area holds the point when an odd number of its rings do (holes inside the shell: when
+    // it is inside the shell and in no hole).
+    int[] inside = {where == Location.INTERIOR ? 1 : 0};
     boolean[] onBoundary = {false};
     holes()
         .query(
@@ -59,14 +78,16 @@ final class AreaLocator implements AreaPoints {
     if (onBoundary[0]) {
       return Location.BOUNDARY;
     }
-    return inside[0] % 2 == 0 ? Location.INTERIOR : Location.EXTERIOR;
+    return inside[0] % 2 == 1 ? Location.INTERIOR : Location.EXTERIOR;
   }
 
   private HPRtree holes() {
     if (holes == null) {
       holes = new HPRtree();
       for (int h = 0; h < polygon.getNumInteriorRing(); h++) {
-        holes.insert(polygon.getInteriorRingN(h).getEnvelopeInternal(), h);
+        if (!polygon.getInteriorRingN(h).isEmpty()) {
+          holes.insert(polygon.getInteriorRingN(h).getEnvelopeInternal(), h);
+        }
       }
       holes.build();
     }

@@ -326,6 +326,8 @@ final class PolygonValidity {
     }
     // A polygon the check found no fault in has its holes inside its shell: its shell (already
     // built for its holes' check) answers for nearly every island, which lie in the sea around it.
+    // One at fault (a mainland whose coast touches itself) is asked by shell and holes alike, each
+    // hole found by its box: a locator over all its rings would walk its lakes' points again.
     AreaPoints[] located = new AreaPoints[polygons.size()];
     eachCovering(
         boxes,
@@ -333,8 +335,8 @@ final class PolygonValidity {
           if (located[j] == null) {
             located[j] =
                 bad.get(j)
-                    ? RingLocator.of(polygons.get(j))
-                    : new AreaLocator(polygons.get(j), shellLocator(j));
+                    ? AreaLocator.evenOdd(polygons.get(j), shellLocator(j))
+                    : AreaLocator.holesInShell(polygons.get(j), shellLocator(j));
           }
           int where = located[j].locate(polygons.get(i).getExteriorRing());
           if (where == Location.INTERIOR) {
