@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.locationtech.jts.algorithm.Area;
-import org.locationtech.jts.algorithm.locate.IndexedPointInAreaLocator;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.CoordinateSequence;
 import org.locationtech.jts.geom.Envelope;
@@ -669,7 +668,8 @@ public final class GridUnion {
       for (int s = 0; s < shells.size(); s++) {
         index.insert(shells.get(s).getEnvelopeInternal(), s);
       }
-      IndexedPointInAreaLocator[] locators = new IndexedPointInAreaLocator[shells.size()];
+      // Each built in linear time: JTS's indexed locator sorts a shell's segments first.
+      RingLocator[] locators = new RingLocator[shells.size()];
       for (int k = 0; k < holes.size(); k++) {
         LinearRing hole = holes.get(k);
         Envelope env = hole.getEnvelopeInternal();
@@ -685,7 +685,7 @@ public final class GridUnion {
             continue;
           }
           if (locators[s] == null) {
-            locators[s] = new IndexedPointInAreaLocator(factory.createPolygon(shells.get(s)));
+            locators[s] = RingLocator.of(shells.get(s));
           }
           if (locators[s].locate(probe) == Location.INTERIOR) {
             best = s;

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.locationtech.jts.algorithm.RobustLineIntersector;
-import org.locationtech.jts.algorithm.locate.IndexedPointInAreaLocator;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.CoordinateSequence;
 import org.locationtech.jts.geom.Envelope;
@@ -113,7 +112,7 @@ final class SelfTouchSplitter {
   /** For each loop, how many of the other loops hold it. */
   private static int[] depths(List<LinearRing> loops, GeometryFactory f) {
     int[] depth = new int[loops.size()];
-    IndexedPointInAreaLocator[] located = new IndexedPointInAreaLocator[loops.size()];
+    RingLocator[] located = new RingLocator[loops.size()];
     for (int i = 0; i < loops.size(); i++) {
       Envelope e = loops.get(i).getEnvelopeInternal();
       for (int j = 0; j < loops.size(); j++) {
@@ -121,9 +120,9 @@ final class SelfTouchSplitter {
           continue;
         }
         if (located[j] == null) {
-          located[j] = new IndexedPointInAreaLocator(f.createPolygon(loops.get(j)));
+          located[j] = RingLocator.of(loops.get(j));
         }
-        if (inside(located[j], loops.get(i))) {
+        if (located[j].locate(loops.get(i)) == Location.INTERIOR) {
           depth[i]++;
         }
       }
@@ -223,7 +222,9 @@ final class SelfTouchSplitter {
       List<LinearRing> shells, List<LinearRing> holes, GeometryFactory f) {
     List<List<LinearRing>> holesOf = new ArrayList<>();
     List<Envelope> boxes = new ArrayList<>();
-    List<IndexedPointInAreaLocator> located = new ArrayList<>();
+    // Built in linear time (a mainland's loop holds a million points, and each of its lakes is
+    // located in it): JTS's indexed locator sorts the segments first.
+    List<RingLocator> located = new ArrayList<>();
     for (LinearRing s : shells) {
       holesOf.add(new ArrayList<>());
       boxes.add(s.getEnvelopeInternal());
@@ -238,9 +239,9 @@ final class SelfTouchSplitter {
           continue;
         }
         if (located.get(i) == null) {
-          located.set(i, new IndexedPointInAreaLocator(f.createPolygon(shells.get(i))));
+          located.set(i, RingLocator.of(shells.get(i)));
         }
-        if (inside(located.get(i), hole)) {
+        if (located.get(i).locate(hole) == Location.INTERIOR) {
           best = i;
           bestArea = boxes.get(i).getArea();
         }
@@ -260,18 +261,6 @@ final class SelfTouchSplitter {
       out.add(f.createPolygon(shells.get(i), holesOf.get(i).toArray(LinearRing[]::new)));
     }
     return out;
-  }
-
-  /** Whether the first point of the ring not on the shell's edge lies inside it. */
-  private static boolean inside(IndexedPointInAreaLocator shell, LinearRing ring) {
-    CoordinateSequence s = ring.getCoordinateSequence();
-    for (int i = 0; i < s.size(); i++) {
-      int where = shell.locate(new Coordinate(s.getX(i), s.getY(i)));
-      if (where != Location.BOUNDARY) {
-        return where == Location.INTERIOR;
-      }
-    }
-    return false;
   }
 
   /** The points {@code x0, y0, x1, y1, ...} as a sequence. */
