@@ -99,7 +99,7 @@ public final class GeometryRepair {
     // (a mainland's check is a good part of its repair) says which rung made it valid.
     // Removing spikes only takes points away: every ring that still meets itself does so at a
     // point the check found.
-    Geometry split = SelfTouchSplitter.split(cleaned, report.selfContacts());
+    Geometry split = SelfTouchSplitter.split(cleaned, report);
     if (spikes || split != cleaned) {
       report = PolygonValidity.check(split);
       if (!split.isEmpty() && report.valid()) {

@@ -33,21 +33,40 @@ final class PointsByX {
 
   /** Whether a point lies in the box, its edges included. */
   boolean within(Envelope box) {
-    int lo = 0;
-    int hi = x.length;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (x[mid] < box.getMinX()) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    for (int i = lo; i < x.length && x[i] <= box.getMaxX(); i++) {
+    for (int i = first(box.getMinX()); i < x.length && x[i] <= box.getMaxX(); i++) {
       if (y[i] >= box.getMinY() && y[i] <= box.getMaxY()) {
         return true;
       }
     }
     return false;
+  }
+
+  /** The points in the box {@code [x0, x1] × [y0, y1]}, edges included, in order of x. */
+  List<Coordinate> in(double x0, double y0, double x1, double y1) {
+    List<Coordinate> out = List.of();
+    for (int i = first(x0); i < x.length && x[i] <= x1; i++) {
+      if (y[i] >= y0 && y[i] <= y1) {
+        if (out.isEmpty()) {
+          out = new java.util.ArrayList<>();
+        }
+        out.add(new Coordinate(x[i], y[i]));
+      }
+    }
+    return out;
+  }
+
+  /** The index of the first point with x not below {@code x0}. */
+  private int first(double x0) {
+    int lo = 0;
+    int hi = x.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (x[mid] < x0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 }

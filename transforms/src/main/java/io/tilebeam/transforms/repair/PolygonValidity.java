@@ -52,6 +52,9 @@ final class PolygonValidity {
    * @param contacts a point of every place where two rings of one polygon meet, or one meets
    *     itself: a ring whose box holds none of them meets no other ring of its polygon (both lists
    *     null in a report not made by a check: every ring is then looked at)
+   * @param selfCrossings the points among {@code selfContacts} where a ring crosses itself, runs
+   *     along itself or folds back: a ring whose box holds none of them meets itself only where one
+   *     of its vertices lies on it (null when not known)
    */
   record Report(
       BitSet bad,
@@ -60,7 +63,20 @@ final class PolygonValidity {
       String problem,
       BitSet shellAtFault,
       List<Coordinate> selfContacts,
-      List<Coordinate> contacts) {
+      List<Coordinate> contacts,
+      List<Coordinate> selfCrossings) {
+
+    /** A report that does not say where rings cross themselves. */
+    Report(
+        BitSet bad,
+        List<int[]> overlapping,
+        List<int[]> nested,
+        String problem,
+        BitSet shellAtFault,
+        List<Coordinate> selfContacts,
+        List<Coordinate> contacts) {
+      this(bad, overlapping, nested, problem, shellAtFault, selfContacts, contacts, null);
+    }
 
     /** Whether the geometry is valid. */
     boolean valid() {
@@ -78,6 +94,7 @@ final class PolygonValidity {
   private final BitSet shells = new BitSet();
   private final BitSet shellAtFault = new BitSet();
   private final List<Coordinate> selfContacts = new ArrayList<>();
+  private final List<Coordinate> selfCrossings = new ArrayList<>();
   private final List<Coordinate> contacts = new ArrayList<>();
   private final BitSet bad = new BitSet();
   private final List<int[]> overlapping = new ArrayList<>();
@@ -100,6 +117,7 @@ final class PolygonValidity {
           null,
           new BitSet(),
           List.of(),
+          List.of(),
           List.of());
     }
     return checkInFull(polygonal);
@@ -110,7 +128,14 @@ final class PolygonValidity {
     PolygonValidity v = new PolygonValidity(polygonal);
     v.run();
     return new Report(
-        v.bad, v.overlapping, v.nested, v.problem, v.shellAtFault, v.selfContacts, v.contacts);
+        v.bad,
+        v.overlapping,
+        v.nested,
+        v.problem,
+        v.shellAtFault,
+        v.selfContacts,
+        v.contacts,
+        v.selfCrossings);
   }
 
   private void run() {
@@ -175,6 +200,9 @@ final class PolygonValidity {
           Coordinate at = li.getIntersection(0);
           if (ra == rb) {
             selfContacts.add(new Coordinate(at));
+            if (li.isProper() || li.getIntersectionNum() == 2) {
+              selfCrossings.add(new Coordinate(at));
+            }
           }
           if (polygonOf.get(ra).equals(polygonOf.get(rb))) {
             contacts.add(new Coordinate(at));
@@ -205,6 +233,7 @@ final class PolygonValidity {
       Coordinate next = c[k + 1];
       double dot = (at.x - prev.x) * (next.x - at.x) + (at.y - prev.y) * (next.y - at.y);
       if (dot < 0 && Orientation.index(prev, at, next) == Orientation.COLLINEAR) {
+        selfCrossings.add(new Coordinate(at));
         fault(r, r, "a ring folds back on itself", at);
       }
     }

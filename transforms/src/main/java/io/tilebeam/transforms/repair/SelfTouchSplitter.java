@@ -37,7 +37,7 @@ final class SelfTouchSplitter {
    * and a geometry without such a ring is returned itself.
    */
   static Geometry split(Geometry g) {
-    return split(g, null);
+    return split(g, null, null);
   }
 
   /**
@@ -48,12 +48,29 @@ final class SelfTouchSplitter {
    * not walked. Null looks at every ring.
    */
   static Geometry split(Geometry g, List<Coordinate> contacts) {
+    return split(g, contacts, null);
+  }
+
+  /**
+   * {@link #split(Geometry, List)} by a validity check's report of {@code g} (or of a geometry that
+   * lost only points since): a ring whose box holds none of the places where a ring crosses, runs
+   * along or folds back on itself ({@link PolygonValidity.Report#selfCrossings()}) meets itself
+   * only where one of its vertices lies on it, and gets those vertices put into the segments they
+   * lie on from the report's contacts, instead of being noded against itself.
+   */
+  static Geometry split(Geometry g, PolygonValidity.Report report) {
+    return split(g, report.selfContacts(), report.selfCrossings());
+  }
+
+  private static Geometry split(Geometry g, List<Coordinate> contacts, List<Coordinate> crossings) {
     PointsByX at = contacts == null ? null : new PointsByX(contacts);
     if (at != null && at.none()) {
       return g;
     }
+    Touches touches =
+        at == null || crossings == null ? null : new Touches(at, new PointsByX(crossings));
     if (g instanceof Polygon p) {
-      List<Polygon> out = splitPolygon(p, at);
+      List<Polygon> out = splitPolygon(p, at, touches);
       return out.size() == 1 ? out.get(0) : p.getFactory().createMultiPolygon(toArray(out));
     }
     if (g instanceof MultiPolygon mp) {
@@ -61,7 +78,7 @@ final class SelfTouchSplitter {
       boolean changed = false;
       for (int i = 0; i < mp.getNumGeometries(); i++) {
         Polygon p = (Polygon) mp.getGeometryN(i);
-        List<Polygon> parts = splitPolygon(p, at);
+        List<Polygon> parts = splitPolygon(p, at, touches);
         changed |= parts.size() != 1 || parts.get(0) != p;
         out.addAll(parts);
       }
@@ -74,7 +91,7 @@ final class SelfTouchSplitter {
     return list.toArray(Polygon[]::new);
   }
 
-  private static List<Polygon> splitPolygon(Polygon p, PointsByX at) {
+  private static List<Polygon> splitPolygon(Polygon p, PointsByX at, Touches touches) {
     GeometryFactory f = p.getFactory();
     if (at != null && !at.within(p.getEnvelopeInternal())) {
       return List.of(p);
@@ -88,7 +105,9 @@ final class SelfTouchSplitter {
         (r == 0 ? shells : holes).add(ring);
         continue;
       }
-      List<LinearRing> loops = loops(noded(ring.getCoordinates()), f);
+      Coordinate[] points = ring.getCoordinates();
+      List<LinearRing> loops =
+          loops(touches != null ? touches.noded(ring, points) : noded(points), f);
       if (loops.size() <= 1) {
         (r == 0 ? shells : holes).add(ring);
         continue;
@@ -195,6 +214,61 @@ final class SelfTouchSplitter {
       }
     }
     return out.toArray(Coordinate[]::new);
+  }
+
+  /**
+   * Where a check found rings meeting themselves: its contact points, and those of them where a
+   * ring crosses, runs along or folds back on itself.
+   */
+  private record Touches(PointsByX contacts, PointsByX crossings) {
+
+    /**
+     * The ring noded against itself ({@link SelfTouchSplitter#noded}): when it neither crosses nor
+     * runs along itself, it meets itself only where a vertex of its own lies inside one of its
+     * segments, at a contact point, and those are put into the segments, as noding would.
+     */
+    Coordinate[] noded(LinearRing ring, Coordinate[] points) {
+      Envelope box = ring.getEnvelopeInternal();
+      if (crossings.within(box)) {
+        return SelfTouchSplitter.noded(points);
+      }
+      List<Coordinate> near =
+          contacts.in(box.getMinX(), box.getMinY(), box.getMaxX(), box.getMaxY());
+      // Only the ring's own vertices: a contact of another ring that lies on this one is a meeting
+      // of two rings, which noding the ring alone does not see either.
+      java.util.Set<Coordinate> own = new java.util.HashSet<>();
+      java.util.Set<Coordinate> candidates = new java.util.HashSet<>(near);
+      for (Coordinate c : points) {
+        if (candidates.contains(c)) {
+          own.add(c);
+        }
+      }
+      if (own.isEmpty()) {
+        return points;
+      }
+      PointsByX vertices = new PointsByX(new ArrayList<>(own));
+      List<Coordinate> out = new ArrayList<>(points.length + own.size());
+      for (int k = 0; k + 1 < points.length; k++) {
+        Coordinate a = points[k];
+        Coordinate b = points[k + 1];
+        out.add(a);
+        List<Coordinate> on = new ArrayList<>();
+        for (Coordinate q :
+            vertices.in(
+                Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y))) {
+          if (!q.equals2D(a)
+              && !q.equals2D(b)
+              && org.locationtech.jts.algorithm.Orientation.index(a, b, q)
+                  == org.locationtech.jts.algorithm.Orientation.COLLINEAR) {
+            on.add(q);
+          }
+        }
+        on.sort(java.util.Comparator.comparingDouble(q -> q.distance(a)));
+        out.addAll(on);
+      }
+      out.add(points[points.length - 1]);
+      return out.toArray(Coordinate[]::new);
+    }
   }
 
   /** Whether the path's points from {@code from} to {@code to} (exclusive) enclose an area. */

@@ -70,6 +70,47 @@ class LocalRepairTest {
   }
 
   /**
+   * A ring that touches itself only at its own vertices gets them put into the segments they lie on
+   * from the check's contacts; one that also crosses itself is noded; both as noding every ring
+   * does, exactly.
+   */
+  @Test
+  void splittingByTheReportIsSplittingEverywhere() throws Exception {
+    Geometry g =
+        wkt(
+            "MULTIPOLYGON (((0 0, 10 0, 10 10, 5 10, 7 7, 3 7, 5 10, 0 10, 0 0),"
+                + " (1 1, 4 1, 4 4, 2.5 1, 1 4, 1 1), (6 1, 9 1, 9 4, 7.5 1, 6 4, 6 1)),"
+                + " ((20 0, 30 0, 30 10, 20 10, 20 0), (22 2, 28 2, 22 8, 28 8, 22 2)))");
+    PolygonValidity.Report report = PolygonValidity.check(g);
+    assertTrue(
+        report.selfCrossings().contains(new org.locationtech.jts.geom.Coordinate(25, 5))
+            && !report.selfCrossings().contains(new org.locationtech.jts.geom.Coordinate(2.5, 1)),
+        report.selfCrossings().toString());
+    Geometry everywhere = SelfTouchSplitter.split(g);
+    Geometry byReport = SelfTouchSplitter.split(g, report);
+    assertTrue(byReport.equalsExact(everywhere), byReport + " against " + everywhere);
+    // The shell's inverted loop is a lake; the lakes touching themselves inside a segment were
+    // split into two each.
+    assertEquals(5, ((Polygon) byReport.getGeometryN(0)).getNumInteriorRing(), byReport.toText());
+  }
+
+  @Test
+  void splittingRealCountriesByTheReportIsSplittingEverywhere() throws Exception {
+    int split = 0;
+    for (Polygon p : io.tilebeam.transforms.cut.CountryFixture.polygons()) {
+      PolygonValidity.Report report = PolygonValidity.check(p);
+      if (report.valid()) {
+        continue;
+      }
+      Geometry everywhere = SelfTouchSplitter.split(p);
+      Geometry byReport = SelfTouchSplitter.split(p, report);
+      assertTrue(byReport.equalsExact(everywhere), "a polygon at " + p.getCoordinate());
+      split += everywhere == p ? 0 : 1;
+    }
+    assertTrue(split > 0, "no country polygon was split");
+  }
+
+  /**
    * An island drawn across the coast of a polygon with lakes: the union leaves out of the overlay
    * the lakes the island's box does not reach and puts them back; the result is the overlay of
    * everything.
