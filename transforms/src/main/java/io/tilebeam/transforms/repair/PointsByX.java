@@ -41,7 +41,10 @@ final class PointsByX {
     return false;
   }
 
-  /** The points in the box {@code [x0, x1] × [y0, y1]}, edges included, in order of x. */
+  /**
+   * The points in the box {@code [x0, x1] × [y0, y1]}, edges included, in order of x: when there
+   * are any, a new list the caller may change.
+   */
   List<Coordinate> in(double x0, double y0, double x1, double y1) {
     List<Coordinate> out = List.of();
     for (int i = first(x0); i < x.length && x[i] <= x1; i++) {

@@ -252,17 +252,18 @@ final class SelfTouchSplitter {
         Coordinate a = points[k];
         Coordinate b = points[k + 1];
         out.add(a);
-        List<Coordinate> on = new ArrayList<>();
-        for (Coordinate q :
+        List<Coordinate> on =
             vertices.in(
-                Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y))) {
-          if (!q.equals2D(a)
-              && !q.equals2D(b)
-              && org.locationtech.jts.algorithm.Orientation.index(a, b, q)
-                  == org.locationtech.jts.algorithm.Orientation.COLLINEAR) {
-            on.add(q);
-          }
+                Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y));
+        if (on.isEmpty()) {
+          continue;
         }
+        on.removeIf(
+            q ->
+                q.equals2D(a)
+                    || q.equals2D(b)
+                    || org.locationtech.jts.algorithm.Orientation.index(a, b, q)
+                        != org.locationtech.jts.algorithm.Orientation.COLLINEAR);
         on.sort(java.util.Comparator.comparingDouble(q -> q.distance(a)));
         out.addAll(on);
       }
