@@ -52,9 +52,9 @@ final class PolygonValidity {
    * @param contacts a point of every place where two rings of one polygon meet, or one meets
    *     itself: a ring whose box holds none of them meets no other ring of its polygon (both lists
    *     null in a report not made by a check: every ring is then looked at)
-   * @param selfCrossings the points among {@code selfContacts} where a ring crosses itself, runs
-   *     along itself or folds back: a ring whose box holds none of them meets itself only where one
-   *     of its vertices lies on it (null when not known)
+   * @param selfCrossings a point of every place where a ring crosses itself, runs along itself or
+   *     folds back: a ring whose box holds none of them meets itself only where one of its vertices
+   *     lies on it (null when not known)
    */
   record Report(
       BitSet bad,
@@ -65,18 +65,6 @@ final class PolygonValidity {
       List<Coordinate> selfContacts,
       List<Coordinate> contacts,
       List<Coordinate> selfCrossings) {
-
-    /** A report that does not say where rings cross themselves. */
-    Report(
-        BitSet bad,
-        List<int[]> overlapping,
-        List<int[]> nested,
-        String problem,
-        BitSet shellAtFault,
-        List<Coordinate> selfContacts,
-        List<Coordinate> contacts) {
-      this(bad, overlapping, nested, problem, shellAtFault, selfContacts, contacts, null);
-    }
 
     /** Whether the geometry is valid. */
     boolean valid() {

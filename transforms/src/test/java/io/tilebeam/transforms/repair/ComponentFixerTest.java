@@ -29,7 +29,8 @@ class ComponentFixerTest {
     List<int[]> overlapping = new ArrayList<>();
     overlapping.add(new int[] {0, 1});
     PolygonValidity.Report report =
-        new PolygonValidity.Report(bad, overlapping, List.of(), "x", new BitSet(), null, null);
+        new PolygonValidity.Report(
+            bad, overlapping, List.of(), "x", new BitSet(), null, null, null);
     ComponentFixer.Fixed fixed = new ComponentFixer(new PrecisionModel(1000)).fix(g, report);
     assertEquals(1, fixed.geometry().getNumGeometries(), fixed.geometry().toText());
     assertEquals(100, fixed.geometry().getArea(), 1e-9);
