@@ -113,7 +113,7 @@ final class SelfTouchSplitter {
         continue;
       }
       changed = true;
-      int[] depth = depths(loops, f);
+      int[] depth = depths(loops);
       for (int i = 0; i < loops.size(); i++) {
         // A loop inside another loop of its ring is of the other kind: an inverted hole in a
         // shell, an island in a hole. Loops side by side (two lobes, a figure eight) are of the
@@ -129,7 +129,7 @@ final class SelfTouchSplitter {
   }
 
   /** For each loop, how many of the other loops hold it. */
-  private static int[] depths(List<LinearRing> loops, GeometryFactory f) {
+  private static int[] depths(List<LinearRing> loops) {
     int[] depth = new int[loops.size()];
     RingLocator[] located = new RingLocator[loops.size()];
     for (int i = 0; i < loops.size(); i++) {
