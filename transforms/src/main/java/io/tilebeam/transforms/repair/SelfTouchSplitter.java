@@ -41,22 +41,15 @@ final class SelfTouchSplitter {
   }
 
   /**
-   * {@link #split(Geometry)}, looking only at the rings whose boxes hold one of {@code contacts},
-   * the points where a validity check found rings meeting themselves ({@link
-   * PolygonValidity.Report#selfContacts()}, or those of a geometry that lost only points since): a
-   * ring that meets itself does so at such a point, and the rest, most of a mainland's lakes, are
-   * not walked. Null looks at every ring.
-   */
-  static Geometry split(Geometry g, List<Coordinate> contacts) {
-    return split(g, contacts, null);
-  }
-
-  /**
-   * {@link #split(Geometry, List)} by a validity check's report of {@code g} (or of a geometry that
-   * lost only points since): a ring whose box holds none of the places where a ring crosses, runs
-   * along or folds back on itself ({@link PolygonValidity.Report#selfCrossings()}) meets itself
-   * only where one of its vertices lies on it, and gets those vertices put into the segments they
-   * lie on from the report's contacts, instead of being noded against itself.
+   * {@link #split(Geometry)} by a validity check's report of {@code g} (or of a geometry that lost
+   * only points since). Only the rings whose boxes hold one of the points where the check found
+   * rings meeting themselves ({@link PolygonValidity.Report#selfContacts()}) are looked at: a ring
+   * that meets itself does so at such a point, and the rest, most of a mainland's lakes, are not
+   * walked. A ring whose box holds none of the places where a ring crosses, runs along or folds
+   * back on itself ({@link PolygonValidity.Report#selfCrossings()}) meets itself only where one of
+   * its vertices lies on it, and gets those vertices put into the segments they lie on from the
+   * report's contacts, instead of being noded against itself. Null contacts look at every ring;
+   * null crossings node every ring looked at.
    */
   static Geometry split(Geometry g, PolygonValidity.Report report) {
     return split(g, report.selfContacts(), report.selfCrossings());

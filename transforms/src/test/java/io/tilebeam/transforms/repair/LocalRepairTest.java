@@ -62,7 +62,7 @@ class LocalRepairTest {
             && report.selfContacts().contains(new org.locationtech.jts.geom.Coordinate(2.5, 1)),
         report.selfContacts().toString());
     Geometry everywhere = SelfTouchSplitter.split(g);
-    Geometry local = SelfTouchSplitter.split(g, report.selfContacts());
+    Geometry local = SelfTouchSplitter.split(g, report);
     assertTrue(PolygonValidity.check(local).valid(), PolygonValidity.check(local).problem());
     assertTrue(local.equalsNorm(everywhere), local + " against " + everywhere);
     // The second polygon is valid and left as it is.
@@ -137,6 +137,16 @@ class LocalRepairTest {
   @Test
   void noContactsNoSplitting() throws Exception {
     Geometry g = wkt("POLYGON ((0 0, 10 0, 10 10, 5 10, 7 7, 3 7, 5 10, 0 10, 0 0))");
-    assertSame(g, SelfTouchSplitter.split(g, List.of()));
+    PolygonValidity.Report noContacts =
+        new PolygonValidity.Report(
+            new java.util.BitSet(),
+            List.of(),
+            List.of(),
+            null,
+            new java.util.BitSet(),
+            List.of(),
+            List.of(),
+            List.of());
+    assertSame(g, SelfTouchSplitter.split(g, noContacts));
   }
 }
