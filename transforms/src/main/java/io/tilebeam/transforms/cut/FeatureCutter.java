@@ -200,6 +200,9 @@ public final class FeatureCutter {
     long belowMinSize = 0;
     // Each ring's points and its simplification at every zoom's tolerance, found once.
     TileCutter.Prepared prepared = cutter.prepare(inTms, spec.maxZoom(), spec.simplifyPixels());
+    // Pieces cut from the valid geometry as it is (nothing simplified or dropped) are valid before
+    // rounding, which lets the piece itself tell whether rounding kept it so.
+    boolean exact = spec.simplifyPixels() == 0 && spec.minSizePixels() == 0;
     for (int z = spec.minZoom(); z <= spec.maxZoom(); z++) {
       long before = pieces[0];
       long specks =
@@ -214,7 +217,9 @@ public final class FeatureCutter {
                 sink.accept(
                     tile,
                     new FeaturePiece(
-                        feature.id(), piece.encoded(spec.gridDigits()), feature.properties()));
+                        feature.id(),
+                        piece.encoded(spec.gridDigits(), exact),
+                        feature.properties()));
               });
       if (specks > 0 && pieces[0] == before && z < Long.SIZE) {
         belowMinSize |= 1L << z;

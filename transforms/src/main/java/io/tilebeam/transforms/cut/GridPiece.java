@@ -16,15 +16,23 @@ import org.locationtech.jts.geom.Polygon;
  * what the shuffle carries and spills; as zig-zag variable-length deltas of grid steps they take
  * about a third of the bytes of WKB's two doubles per vertex.
  *
- * <p>The layout: a marker byte WKB never starts with ({@code 'G'}), a version, the decimal digits
- * of the grid, then the geometry as WKB orders it (type, counts, parts) with each coordinate as the
- * difference from the previous one on the same axis, in grid steps. Reading gives the same
- * geometry, coordinate for coordinate, as reading the WKB of the rounded piece.
+ * <p>The layout: a marker byte WKB never starts with ({@code 'G'}), a version, a flag byte, the
+ * decimal digits of the grid, then the geometry as WKB orders it (type, counts, parts) with each
+ * coordinate as the difference from the previous one on the same axis, in grid steps. Reading gives
+ * the same geometry, coordinate for coordinate, as reading the WKB of the rounded piece. The flag
+ * {@link #keptValid} says the cutter found that rounding left the piece valid ({@link
+ * io.tilebeam.transforms.repair.RoundingCheck}), so the renderer need not check it again.
  */
 public final class GridPiece {
 
   private static final byte MARKER = 'G';
-  private static final byte VERSION = 1;
+  private static final byte VERSION = 2;
+
+  /** The flag of a piece that rounding left valid. */
+  private static final int KEPT_VALID = 1;
+
+  /** Where the geometry starts: after the marker, version, flags and digits. */
+  private static final int HEADER = 4;
 
   /** Grid steps beyond this are not exact as doubles; such a piece stays WKB. */
   private static final double LIMIT = 0x1p52;
@@ -38,30 +46,50 @@ public final class GridPiece {
 
   /**
    * The piece rounded to {@code digits} decimals and encoded, or its WKB (unrounded) when a
-   * coordinate is not finite or too large for exact grid steps.
+   * coordinate is not finite or too large for exact grid steps. {@code keptValid} marks a piece
+   * known to be valid once rounded.
    */
-  static byte[] encode(TilePiece piece, int digits) {
+  static byte[] encode(TilePiece piece, int digits, boolean keptValid) {
     double scale = Math.pow(10, digits);
     Writer w = new Writer(scale, (int) Math.min(Integer.MAX_VALUE - 64, 6 * piece.vertices() + 64));
     w.out.write(MARKER);
     w.out.write(VERSION);
+    w.out.write(keptValid ? KEPT_VALID : 0);
     w.out.write(digits);
     piece.writeTo(w);
     return w.exact() ? w.out.bytes() : piece.wkb();
   }
 
+  /**
+   * Whether the cutter found that the piece, valid before rounding, is valid rounded: then it needs
+   * no check of its own.
+   */
+  public static boolean keptValid(byte[] bytes) {
+    return isGrid(bytes) && bytes.length > HEADER && (bytes[2] & KEPT_VALID) != 0;
+  }
+
+  /** The decimal digits a grid piece is rounded to. */
+  public static int digits(byte[] bytes) {
+    header(bytes);
+    return bytes[3];
+  }
+
   /** The geometry of a grid piece. */
   public static Geometry read(byte[] bytes, GeometryFactory factory) {
-    if (!isGrid(bytes) || bytes.length < 4 || bytes[1] != VERSION) {
-      throw new IllegalArgumentException("not a grid piece");
-    }
-    Reader r = new Reader(bytes, 3, Math.pow(10, bytes[2]), factory);
+    header(bytes);
+    Reader r = new Reader(bytes, HEADER, Math.pow(10, bytes[3]), factory);
     Geometry g = r.geometry();
     if (r.at != bytes.length) {
       throw new IllegalArgumentException(
           "grid piece has " + (bytes.length - r.at) + " extra bytes");
     }
     return g;
+  }
+
+  private static void header(byte[] bytes) {
+    if (!isGrid(bytes) || bytes.length < HEADER + 1 || bytes[1] != VERSION) {
+      throw new IllegalArgumentException("not a grid piece");
+    }
   }
 
   /** Writes a piece's structure and its coordinates in grid steps. */

@@ -33,6 +33,7 @@ final class TileAssembler {
   private final double h;
   private final double snapX;
   private final double snapY;
+  private boolean snapped;
 
   /** An assembler for the tile (buffer included) {@code [x0, x1] × [y0, y1]}. */
   TileAssembler(double x0, double y0, double x1, double y1) {
@@ -49,6 +50,11 @@ final class TileAssembler {
     // are put on it, so the sliver is a bridge along the edge and is dropped with the others.
     this.snapX = 1e-12 * w + 64 * Math.ulp(Math.max(Math.abs(x0), Math.abs(x1)));
     this.snapY = 1e-12 * h + 64 * Math.ulp(Math.max(Math.abs(y0), Math.abs(y1)));
+  }
+
+  /** Whether a point was put on the tile's edge so far: its pieces are then not exact cuts. */
+  boolean snapped() {
+    return snapped;
   }
 
   /** A part of a ring inside the tile, from the edge to the edge. */
@@ -108,7 +114,10 @@ final class TileAssembler {
   private double[] distinct(PointBuffer r) {
     PointBuffer d = new PointBuffer(r.size());
     for (int i = 0; i < r.size(); i++) {
-      d.addDistinct(snap(r.x(i), x0, x1, snapX), snap(r.y(i), y0, y1, snapY));
+      double x = snap(r.x(i), x0, x1, snapX);
+      double y = snap(r.y(i), y0, y1, snapY);
+      snapped |= x != r.x(i) || y != r.y(i);
+      d.addDistinct(x, y);
     }
     while (d.size() > 1 && d.x(0) == d.x(d.size() - 1) && d.y(0) == d.y(d.size() - 1)) {
       d.removeLast();

@@ -274,7 +274,15 @@ public final class TileCutter {
               zoom.columns().lo(x), zoom.rows().lo(y), zoom.columns().hi(x), zoom.rows().hi(y));
       List<TileAssembler.Polygon> polygons = assembler.assemble(e.getValue());
       if (!polygons.isEmpty()) {
-        add.accept(e.getKey(), piece -> polygons.forEach(piece::addPolygon));
+        boolean snapped = assembler.snapped();
+        add.accept(
+            e.getKey(),
+            piece -> {
+              polygons.forEach(piece::addPolygon);
+              if (snapped) {
+                piece.markSnapped();
+              }
+            });
       }
     }
     return dropped;

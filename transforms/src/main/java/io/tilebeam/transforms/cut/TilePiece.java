@@ -1,5 +1,6 @@
 package io.tilebeam.transforms.cut;
 
+import io.tilebeam.transforms.repair.RoundingCheck;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,6 +14,7 @@ public final class TilePiece {
   private final List<double[]> lines = new ArrayList<>();
   private final List<double[]> points = new ArrayList<>();
   private long vertices;
+  private boolean snapped;
 
   void addPolygon(TileAssembler.Polygon p) {
     polygons.add(p);
@@ -30,6 +32,14 @@ public final class TilePiece {
   void addPoint(double x, double y) {
     points.add(new double[] {x, y});
     vertices++;
+  }
+
+  /**
+   * Notes that points of the piece were moved onto the tile's edge ({@link TileAssembler}): it is
+   * then not known to be exactly the source's part in the tile.
+   */
+  void markSnapped() {
+    snapped = true;
   }
 
   /** Whether nothing reached the tile. */
@@ -79,11 +89,39 @@ public final class TilePiece {
     }
   }
 
+  /** Whether the polygons, valid as they are, stay valid rounded ({@link RoundingCheck}). */
+  private boolean keepsValid(double scale) {
+    List<double[]> rings = new ArrayList<>();
+    List<Integer> polygonOf = new ArrayList<>();
+    for (int p = 0; p < polygons.size(); p++) {
+      rings.add(polygons.get(p).shell());
+      polygonOf.add(p);
+      for (double[] h : polygons.get(p).holes()) {
+        rings.add(h);
+        polygonOf.add(p);
+      }
+    }
+    return RoundingCheck.keepsValid(
+        rings, polygonOf.stream().mapToInt(Integer::intValue).toArray(), scale);
+  }
+
   /**
    * The piece as its renderer reads it: WKB, or when {@code gridDigits} is not negative a {@link
-   * GridPiece} rounded to that many decimals.
+   * GridPiece} rounded to that many decimals. {@code fromValid} says the piece was cut exactly from
+   * a valid geometry (no simplification, no ring dropped): then a polygonal piece that rounding
+   * leaves valid ({@link RoundingCheck}) is marked so, and its renderer does not check it again.
    */
-  public byte[] encoded(int gridDigits) {
-    return gridDigits < 0 ? wkb() : GridPiece.encode(this, gridDigits);
+  public byte[] encoded(int gridDigits, boolean fromValid) {
+    if (gridDigits < 0) {
+      return wkb();
+    }
+    boolean keptValid =
+        fromValid
+            && !snapped
+            && lines.isEmpty()
+            && points.isEmpty()
+            && !polygons.isEmpty()
+            && keepsValid(Math.pow(10, gridDigits));
+    return GridPiece.encode(this, gridDigits, keptValid);
   }
 }

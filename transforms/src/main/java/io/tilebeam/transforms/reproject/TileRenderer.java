@@ -27,7 +27,8 @@ import org.opengis.referencing.operation.TransformException;
  * grid, {@link TileGrid}), checked for validity and repaired only when the check fails ({@link
  * GeometryRepair}). Features come out sorted by id, so equal work gives equal content. A piece that
  * cannot be used goes to the tile's dead letters with its id and reason; one with nothing left
- * after rounding is counted.
+ * after rounding is counted. A piece the cutter already rounded and found valid ({@link
+ * GridPiece#keptValid}) is taken as it is.
  */
 public final class TileRenderer {
 
@@ -145,7 +146,10 @@ public final class TileRenderer {
             : null;
     for (FeaturePiece piece : tile.pieces()) {
       try {
-        GeometryRepair.Repaired r = finish(transform(read(reader, piece)), grid);
+        GeometryRepair.Repaired r =
+            keptValid(piece, grid)
+                ? new GeometryRepair.Repaired(read(reader, piece), GeometryRepair.Rung.VALID)
+                : finish(transform(read(reader, piece)), grid);
         if (r == null) {
           collapsed++;
           continue;
@@ -179,6 +183,17 @@ public final class TileRenderer {
         out,
         new RenderStats(tile.pieces().size(), cleaned, repaired, collapsed, vertices),
         deadLetters);
+  }
+
+  /**
+   * Whether the piece is finished as it comes: rounded at the cutter onto this layer's precision,
+   * where the transform is the identity, and found still valid there ({@link GridPiece#keptValid}),
+   * so that rounding and checking it again would give it back unchanged.
+   */
+  private boolean keptValid(FeaturePiece piece, TileGrid grid) {
+    return grid == null
+        && GridPiece.keptValid(piece.wkb())
+        && GridPiece.digits(piece.wkb()) == spec.cutterGridDigits();
   }
 
   private Geometry read(WKBReader reader, FeaturePiece piece) throws TileDataException {

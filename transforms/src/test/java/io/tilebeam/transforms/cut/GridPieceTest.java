@@ -71,7 +71,7 @@ class GridPieceTest {
   void coordinatesBeyondExactGridStepsStayInWkb() {
     TilePiece piece = new TilePiece();
     piece.addPoint(1e300, 2);
-    byte[] encoded = piece.encoded(3);
+    byte[] encoded = piece.encoded(3, false);
     assertFalse(GridPiece.isGrid(encoded));
     assertArrayEquals(piece.wkb(), encoded);
   }

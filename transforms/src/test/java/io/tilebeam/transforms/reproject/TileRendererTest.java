@@ -5,13 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tilebeam.transforms.crs.CrsRef;
+import io.tilebeam.transforms.cut.CountryFixture;
+import io.tilebeam.transforms.cut.CutSpec;
+import io.tilebeam.transforms.cut.FeatureCutter;
+import io.tilebeam.transforms.cut.GridPiece;
+import io.tilebeam.transforms.cut.TileFilter;
+import io.tilebeam.transforms.feature.Feature;
 import io.tilebeam.transforms.feature.FeaturePiece;
 import io.tilebeam.transforms.feature.TilePieces;
 import io.tilebeam.transforms.key.TileWork;
 import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.tiling.TileId;
 import io.tilebeam.transforms.tiling.TileMatrixSet;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.io.WKBReader;
@@ -49,6 +58,60 @@ class TileRendererTest {
 
   private static Geometry geometry(RenderedFeature f) throws Exception {
     return new WKBReader().read(f.wkb());
+  }
+
+  @Test
+  void piecesMarkedValidAtTheCutterRenderAsTheFullPathDoes() throws Exception {
+    // The fixture countries cut twice: in full precision (the renderer rounds and checks every
+    // piece) and rounded at the cutter, where most pieces come marked valid and are taken as
+    // they are. Every tile must come out the same, byte for byte, with the same counts.
+    Map<TileId, List<FeaturePiece>> full = cutCountries(-1);
+    Map<TileId, List<FeaturePiece>> rounded = cutCountries(3);
+    assertEquals(full.keySet(), rounded.keySet());
+    TileRenderer renderer = new TileRenderer(TO_3857);
+    long marked = 0;
+    long pieces = 0;
+    for (TileId id : full.keySet()) {
+      for (FeaturePiece p : rounded.get(id)) {
+        marked += GridPiece.keptValid(p.wkb()) ? 1 : 0;
+        pieces++;
+      }
+      RenderedTile expected = renderer.render(tile(id, full.get(id)));
+      RenderedTile actual = renderer.render(tile(id, rounded.get(id)));
+      assertEquals(expected.features(), actual.features(), id.toString());
+      assertEquals(expected.stats(), actual.stats(), id.toString());
+      assertEquals(expected.deadLetters(), actual.deadLetters(), id.toString());
+    }
+    assertTrue(marked * 10 > pieces * 8, marked + " of " + pieces + " marked");
+  }
+
+  private static Map<TileId, List<FeaturePiece>> cutCountries(int gridDigits) throws Exception {
+    FeatureCutter cutter =
+        new FeatureCutter(
+            new CutSpec(
+                CrsRef.of("EPSG:4326"), TileMatrixSet.webMercatorQuad(), 0, 4, 8, 0, gridDigits));
+    Map<TileId, List<FeaturePiece>> out = new TreeMap<>();
+    for (Feature f : CountryFixture.features()) {
+      cutter.cut(
+          f, TileFilter.ALL, (t, p) -> out.computeIfAbsent(t, k -> new ArrayList<>()).add(p));
+    }
+    return out;
+  }
+
+  private static TilePieces tile(TileId id, List<FeaturePiece> pieces) {
+    TileWork w =
+        new TileWork(
+            "ns",
+            1,
+            "l",
+            "WebMercatorQuad",
+            id,
+            "sha256:aa",
+            "EPSG:4326",
+            "EPSG:3857",
+            "geojson",
+            "{}");
+    return new TilePieces(WorkKey.of(w), w, pieces);
   }
 
   @Test
