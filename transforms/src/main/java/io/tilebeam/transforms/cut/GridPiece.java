@@ -1,6 +1,10 @@
 package io.tilebeam.transforms.cut;
 
 import io.tilebeam.transforms.feature.VarintBytes;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
@@ -84,6 +88,71 @@ public final class GridPiece {
           "grid piece has " + (bytes.length - r.at) + " extra bytes");
     }
     return g;
+  }
+
+  /** A piece's WKB and its number of points. */
+  public record Transcoded(byte[] wkb, long points) {}
+
+  /**
+   * The WKB of a grid piece, exactly as JTS's {@code WKBWriter} writes the geometry {@link #read}
+   * gives (big-endian, two dimensions), and its number of points, written straight from the grid
+   * steps without building the geometry: for a piece that needs no more work before it is written.
+   */
+  public static Transcoded toWkb(byte[] bytes) {
+    header(bytes);
+    Reader r = new Reader(bytes, HEADER, Math.pow(10, bytes[3]), null);
+    BigEndian out = new BigEndian(Math.max(64, 3 * bytes.length));
+    long points = r.transcode(out);
+    if (r.at != bytes.length) {
+      throw new IllegalArgumentException(
+          "grid piece has " + (bytes.length - r.at) + " extra bytes");
+    }
+    return new Transcoded(out.bytes(), points);
+  }
+
+  /** Big-endian WKB into a growing array. */
+  private static final class BigEndian {
+    private static final VarHandle INT =
+        MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONG =
+        MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    private byte[] out;
+    private int size;
+
+    BigEndian(int expected) {
+      out = new byte[expected];
+    }
+
+    private void room(int n) {
+      if (size + n > out.length) {
+        out = Arrays.copyOf(out, Math.max(size + n, 2 * out.length));
+      }
+    }
+
+    /** A geometry's start: the byte order (0, big-endian) and the type. */
+    void header(int type) {
+      room(1);
+      out[size++] = 0;
+      integer(type);
+    }
+
+    void integer(int v) {
+      room(4);
+      INT.set(out, size, v);
+      size += 4;
+    }
+
+    void xy(double x, double y) {
+      room(16);
+      LONG.set(out, size, Double.doubleToLongBits(x));
+      LONG.set(out, size + 8, Double.doubleToLongBits(y));
+      size += 16;
+    }
+
+    byte[] bytes() {
+      return size == out.length ? out : Arrays.copyOf(out, size);
+    }
   }
 
   private static void header(byte[] bytes) {
@@ -208,6 +277,59 @@ public final class GridPiece {
         default:
           throw new IllegalArgumentException("grid piece has an unknown geometry type " + type);
       }
+    }
+
+    /** Writes the next geometry into {@code out} as WKB; returns its number of points. */
+    long transcode(BigEndian out) {
+      int type = (int) varint();
+      out.header(type);
+      switch (type) {
+        case Wkb.POINT:
+          coordinateTo(out);
+          return 1;
+        case Wkb.LINE_STRING:
+          return coordinatesTo(out);
+        case Wkb.POLYGON:
+          {
+            int rings = count();
+            out.integer(rings);
+            long points = 0;
+            for (int i = 0; i < rings; i++) {
+              points += coordinatesTo(out);
+            }
+            return points;
+          }
+        case Wkb.MULTI_POINT:
+        case Wkb.MULTI_LINE_STRING:
+        case Wkb.MULTI_POLYGON:
+        case Wkb.GEOMETRY_COLLECTION:
+          {
+            int parts = count();
+            out.integer(parts);
+            long points = 0;
+            for (int i = 0; i < parts; i++) {
+              points += transcode(out);
+            }
+            return points;
+          }
+        default:
+          throw new IllegalArgumentException("grid piece has an unknown geometry type " + type);
+      }
+    }
+
+    private long coordinatesTo(BigEndian out) {
+      int n = count();
+      out.integer(n);
+      for (int i = 0; i < n; i++) {
+        coordinateTo(out);
+      }
+      return n;
+    }
+
+    private void coordinateTo(BigEndian out) {
+      lastX += zigzag();
+      lastY += zigzag();
+      out.xy(lastX / scale, lastY / scale);
     }
 
     private <T extends Geometry> T[] parts(java.util.function.IntFunction<T[]> array) {

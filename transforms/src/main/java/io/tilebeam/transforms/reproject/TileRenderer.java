@@ -146,10 +146,14 @@ public final class TileRenderer {
             : null;
     for (FeaturePiece piece : tile.pieces()) {
       try {
-        GeometryRepair.Repaired r =
-            keptValid(piece, grid)
-                ? new GeometryRepair.Repaired(read(reader, piece), GeometryRepair.Rung.VALID)
-                : finish(transform(read(reader, piece)), grid);
+        if (keptValid(piece, grid)) {
+          // Finished as it comes: its WKB straight from the grid steps.
+          GridPiece.Transcoded t = transcode(piece);
+          vertices += t.points();
+          out.add(new RenderedFeature(piece.id(), t.wkb(), piece.properties()));
+          continue;
+        }
+        GeometryRepair.Repaired r = finish(transform(read(reader, piece)), grid);
         if (r == null) {
           collapsed++;
           continue;
@@ -194,6 +198,14 @@ public final class TileRenderer {
     return grid == null
         && GridPiece.keptValid(piece.wkb())
         && GridPiece.digits(piece.wkb()) == spec.cutterGridDigits();
+  }
+
+  private static GridPiece.Transcoded transcode(FeaturePiece piece) throws TileDataException {
+    try {
+      return GridPiece.toWkb(piece.wkb());
+    } catch (IllegalArgumentException e) {
+      throw new TileDataException("geometry", "unreadable piece: " + e.getMessage(), e);
+    }
   }
 
   private Geometry read(WKBReader reader, FeaturePiece piece) throws TileDataException {

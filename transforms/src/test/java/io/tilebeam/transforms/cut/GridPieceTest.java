@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.feature.Feature;
 import io.tilebeam.transforms.feature.FeaturePiece;
+import io.tilebeam.transforms.feature.WkbBytes;
 import io.tilebeam.transforms.tiling.TileId;
 import io.tilebeam.transforms.tiling.TileMatrixSet;
 import java.util.Arrays;
@@ -21,6 +22,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.io.WKBReader;
+import org.locationtech.jts.io.WKBWriter;
 
 /**
  * Pieces rounded at the cutter ({@link GridPiece}) read back as exactly the geometry the renderer
@@ -54,6 +56,25 @@ class GridPieceTest {
     assertTrue(gridBytes * 2 < fullBytes, gridBytes + " bytes against " + fullBytes);
   }
 
+  @ParameterizedTest
+  @CsvSource({"0, 3", "5, 3", "8, 0"})
+  void transcodedWkbIsWhatJtsWritesForTheReadGeometry(int z, int digits) throws Exception {
+    WKBWriter writer = new WKBWriter(2);
+    for (Map.Entry<String, byte[]> e : cut(z, digits).entrySet()) {
+      Geometry g = GridPiece.read(e.getValue(), GF);
+      GridPiece.Transcoded t = GridPiece.toWkb(e.getValue());
+      assertArrayEquals(WkbBytes.of(writer, g), t.wkb(), e.getKey());
+      assertEquals(g.getNumPoints(), t.points(), e.getKey());
+    }
+    TilePiece mixed = new TilePiece();
+    mixed.addPoint(1.23456, -7.5);
+    mixed.addLine(new double[] {0, 0, 1.0004, 2.0006});
+    mixed.addPoint(3, 4);
+    byte[] encoded = mixed.encoded(3, false);
+    assertArrayEquals(
+        WkbBytes.of(writer, GridPiece.read(encoded, GF)), GridPiece.toWkb(encoded).wkb());
+  }
+
   @Test
   void damagedBytesAreRefusedWithTheReason() throws Exception {
     byte[] g = cut(0, 3).values().iterator().next();
@@ -64,6 +85,11 @@ class GridPieceTest {
     assertEquals("grid piece is truncated", truncated.getMessage());
     byte[] longer = Arrays.copyOf(g, g.length + 1);
     assertThrows(IllegalArgumentException.class, () -> GridPiece.read(longer, GF));
+    IllegalArgumentException cut =
+        assertThrows(
+            IllegalArgumentException.class, () -> GridPiece.toWkb(Arrays.copyOf(g, g.length - 1)));
+    assertEquals("grid piece is truncated", cut.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> GridPiece.toWkb(longer));
     assertFalse(GridPiece.isGrid(new byte[] {1, 3, 0, 0, 0}));
   }
 
