@@ -1,10 +1,6 @@
 package io.tilebeam.transforms.cut;
 
 import io.tilebeam.transforms.feature.VarintBytes;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-import java.util.Arrays;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
@@ -101,58 +97,13 @@ public final class GridPiece {
   public static Transcoded toWkb(byte[] bytes) {
     header(bytes);
     Reader r = new Reader(bytes, HEADER, Math.pow(10, bytes[3]), null);
-    BigEndian out = new BigEndian(Math.max(64, 3 * bytes.length));
+    Wkb out = Wkb.bigEndian(Math.max(64, 3 * bytes.length));
     long points = r.transcode(out);
     if (r.at != bytes.length) {
       throw new IllegalArgumentException(
           "grid piece has " + (bytes.length - r.at) + " extra bytes");
     }
     return new Transcoded(out.bytes(), points);
-  }
-
-  /** Big-endian WKB into a growing array. */
-  private static final class BigEndian {
-    private static final VarHandle INT =
-        MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle LONG =
-        MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-
-    private byte[] out;
-    private int size;
-
-    BigEndian(int expected) {
-      out = new byte[expected];
-    }
-
-    private void room(int n) {
-      if (size + n > out.length) {
-        out = Arrays.copyOf(out, Math.max(size + n, 2 * out.length));
-      }
-    }
-
-    /** A geometry's start: the byte order (0, big-endian) and the type. */
-    void header(int type) {
-      room(1);
-      out[size++] = 0;
-      integer(type);
-    }
-
-    void integer(int v) {
-      room(4);
-      INT.set(out, size, v);
-      size += 4;
-    }
-
-    void xy(double x, double y) {
-      room(16);
-      LONG.set(out, size, Double.doubleToLongBits(x));
-      LONG.set(out, size + 8, Double.doubleToLongBits(y));
-      size += 16;
-    }
-
-    byte[] bytes() {
-      return size == out.length ? out : Arrays.copyOf(out, size);
-    }
   }
 
   private static void header(byte[] bytes) {
@@ -280,7 +231,7 @@ public final class GridPiece {
     }
 
     /** Writes the next geometry into {@code out} as WKB; returns its number of points. */
-    long transcode(BigEndian out) {
+    long transcode(Wkb out) {
       int type = (int) varint();
       out.header(type);
       switch (type) {
@@ -317,7 +268,7 @@ public final class GridPiece {
       }
     }
 
-    private long coordinatesTo(BigEndian out) {
+    private long coordinatesTo(Wkb out) {
       int n = count();
       out.integer(n);
       for (int i = 0; i < n; i++) {
@@ -326,10 +277,10 @@ public final class GridPiece {
       return n;
     }
 
-    private void coordinateTo(BigEndian out) {
+    private void coordinateTo(Wkb out) {
       lastX += zigzag();
       lastY += zigzag();
-      out.xy(lastX / scale, lastY / scale);
+      out.number(lastX / scale).number(lastY / scale);
     }
 
     private <T extends Geometry> T[] parts(java.util.function.IntFunction<T[]> array) {

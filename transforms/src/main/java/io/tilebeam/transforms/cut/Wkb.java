@@ -7,8 +7,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Writes 2D well-known binary (little-endian, ISO/OGC type codes) straight from coordinate arrays,
- * without building JTS objects for the millions of points a cut makes.
+ * Writes 2D well-known binary (little-endian, or big-endian as JTS writes it; ISO/OGC type codes)
+ * straight from coordinate arrays, without building JTS objects for the millions of points a cut
+ * makes.
  */
 final class Wkb implements PieceWriter {
 
@@ -24,14 +25,29 @@ final class Wkb implements PieceWriter {
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle LONG =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle BIG_INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle BIG_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
   // A plain growing array: a ByteArrayOutputStream's synchronized writes of four and eight bytes
   // were a tenth of the render engine's time.
   private byte[] out;
   private int size;
+  private final boolean bigEndian;
 
   Wkb(int expectedBytes) {
-    out = new byte[Math.max(16, expectedBytes)];
+    this(expectedBytes, false);
+  }
+
+  private Wkb(int expectedBytes, boolean bigEndian) {
+    this.out = new byte[Math.max(16, expectedBytes)];
+    this.bigEndian = bigEndian;
+  }
+
+  /** A big-endian writer: the byte order JTS's {@code WKBWriter} writes by default. */
+  static Wkb bigEndian(int expectedBytes) {
+    return new Wkb(expectedBytes, true);
   }
 
   byte[] bytes() {
@@ -48,21 +64,29 @@ final class Wkb implements PieceWriter {
   @Override
   public Wkb header(int type) {
     room(1);
-    out[size++] = 1;
+    out[size++] = (byte) (bigEndian ? 0 : 1);
     return integer(type);
   }
 
   @Override
   public Wkb integer(int v) {
     room(4);
-    INT.set(out, size, v);
+    if (bigEndian) {
+      BIG_INT.set(out, size, v);
+    } else {
+      INT.set(out, size, v);
+    }
     size += 4;
     return this;
   }
 
   Wkb number(double d) {
     room(8);
-    LONG.set(out, size, Double.doubleToRawLongBits(d));
+    if (bigEndian) {
+      BIG_LONG.set(out, size, Double.doubleToRawLongBits(d));
+    } else {
+      LONG.set(out, size, Double.doubleToRawLongBits(d));
+    }
     size += 8;
     return this;
   }
