@@ -79,10 +79,7 @@ public final class GridPiece {
     header(bytes);
     Reader r = new Reader(bytes, HEADER, Math.pow(10, bytes[3]), factory);
     Geometry g = r.geometry();
-    if (r.at != bytes.length) {
-      throw new IllegalArgumentException(
-          "grid piece has " + (bytes.length - r.at) + " extra bytes");
-    }
+    r.requireEnd();
     return g;
   }
 
@@ -99,10 +96,7 @@ public final class GridPiece {
     Reader r = new Reader(bytes, HEADER, Math.pow(10, bytes[3]), null);
     Wkb out = Wkb.bigEndian(Math.max(64, 3 * bytes.length));
     long points = r.transcode(out);
-    if (r.at != bytes.length) {
-      throw new IllegalArgumentException(
-          "grid piece has " + (bytes.length - r.at) + " extra bytes");
-    }
+    r.requireEnd();
     return new Transcoded(out.bytes(), points);
   }
 
@@ -227,6 +221,13 @@ public final class GridPiece {
           return f.createGeometryCollection(parts(Geometry[]::new));
         default:
           throw new IllegalArgumentException("grid piece has an unknown geometry type " + type);
+      }
+    }
+
+    /** Refuses bytes left after the geometry. */
+    void requireEnd() {
+      if (at != in.length) {
+        throw new IllegalArgumentException("grid piece has " + (in.length - at) + " extra bytes");
       }
     }
 

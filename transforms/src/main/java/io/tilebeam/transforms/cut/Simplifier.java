@@ -1,5 +1,7 @@
 package io.tilebeam.transforms.cut;
 
+import io.tilebeam.transforms.repair.Planar;
+
 /**
  * Douglas–Peucker simplification on coordinate arrays, by a distance in the matrix set's CRS units
  * (the job gives it in tile pixels, so it shrinks with each zoom). A ring never vanishes: when the
@@ -123,7 +125,7 @@ final class Simplifier {
       double worst = -1;
       int index = -1;
       for (int i = a + 1; i < b; i++) {
-        double d = segmentDistance2(p.x(i % n), p.y(i % n), ax, ay, bx, by);
+        double d = Planar.squaredToSegment(p.x(i % n), p.y(i % n), ax, ay, bx, by);
         if (d > worst) {
           worst = d;
           index = i;
@@ -196,25 +198,12 @@ final class Simplifier {
     int best = a;
     double worst = -1;
     for (int i = 0; i < p.size(); i++) {
-      double d = segmentDistance2(p.x(i), p.y(i), p.x(a), p.y(a), p.x(b), p.y(b));
+      double d = Planar.squaredToSegment(p.x(i), p.y(i), p.x(a), p.y(a), p.x(b), p.y(b));
       if (d > worst && i != a && i != b) {
         worst = d;
         best = i;
       }
     }
     return best;
-  }
-
-  /** The squared distance from the point to the segment. */
-  private static double segmentDistance2(
-      double px, double py, double ax, double ay, double bx, double by) {
-    double dx = bx - ax;
-    double dy = by - ay;
-    double len2 = dx * dx + dy * dy;
-    double t = len2 == 0 ? 0 : ((px - ax) * dx + (py - ay) * dy) / len2;
-    t = Math.max(0, Math.min(1, t));
-    double ex = ax + t * dx - px;
-    double ey = ay + t * dy - py;
-    return ex * ex + ey * ey;
   }
 }

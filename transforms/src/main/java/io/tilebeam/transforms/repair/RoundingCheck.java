@@ -326,18 +326,8 @@ public final class RoundingCheck {
    * b}.
    */
   private double squaredToSegment(int p, int a, int b) {
-    double px = xy[2 * p];
-    double py = xy[2 * p + 1];
-    double ax = xy[2 * a];
-    double ay = xy[2 * a + 1];
-    double dx = xy[2 * b] - ax;
-    double dy = xy[2 * b + 1] - ay;
-    double length2 = dx * dx + dy * dy;
-    double t = length2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / length2 : 0;
-    t = Math.max(0, Math.min(1, t));
-    double ex = px - (ax + t * dx);
-    double ey = py - (ay + t * dy);
-    return ex * ex + ey * ey;
+    return Planar.squaredToSegment(
+        xy[2 * p], xy[2 * p + 1], xy[2 * a], xy[2 * a + 1], xy[2 * b], xy[2 * b + 1]);
   }
 
   /** The larger move of the segment's two endpoints. */
