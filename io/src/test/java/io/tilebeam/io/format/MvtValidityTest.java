@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.locationtech.jts.algorithm.Orientation;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
@@ -35,6 +36,7 @@ import org.locationtech.jts.geom.Polygon;
 import org.locationtech.jts.geom.util.AffineTransformation;
 import org.locationtech.jts.geom.util.GeometryFixer;
 import org.locationtech.jts.operation.overlayng.OverlayNGRobust;
+import org.locationtech.jts.operation.polygonize.Polygonizer;
 import org.locationtech.jts.operation.valid.IsValidOp;
 
 /**
@@ -67,8 +69,9 @@ class MvtValidityTest {
     MvtFormat mvt = new MvtFormat();
     // An MVT layer's defaults: a buffer of 8 pixels, simplified and sized to one grid unit.
     double unit = mvt.defaultSimplifyPixels();
+    // Wound pieces, as an MVT layer cuts them: the source is not made valid first.
     FeatureCutter cutter =
-        new FeatureCutter(new CutSpec(wgs84, WEB, 0, MAX_ZOOM, 8, unit, 3, unit));
+        new FeatureCutter(new CutSpec(wgs84, WEB, 0, MAX_ZOOM, 8, unit, 3, unit, true));
     TileRenderer renderer = new TileRenderer(new RenderSpec(WEB, mercator, 3, mvt.gridExtent()));
     Map<TileId, List<FeaturePiece>> byTile = new TreeMap<>();
     for (Feature f : features) {
@@ -96,9 +99,11 @@ class MvtValidityTest {
       Map<String, Geometry> cut = new TreeMap<>();
       AffineTransformation toGrid = toGrid(e.getKey());
       for (FeaturePiece p : e.getValue()) {
-        // Simplified but not rounded, a cut piece may fold where rings came close: fixed, it is
-        // the area the renderer had to draw.
-        cut.put(p.id(), GeometryFixer.fix(toGrid.transform(GridPiece.read(p.wkb(), F))));
+        // A wound piece is the area where its rings wind at least once; the renderer had to draw
+        // that. Simplified but not rounded, a piece of valid rings may fold where rings came
+        // close: fixed, it is the area the renderer had to draw.
+        Geometry piece = toGrid.transform(GridPiece.read(p.wkb(), F));
+        cut.put(p.id(), GridPiece.wound(p.wkb()) ? woundArea(piece) : GeometryFixer.fix(piece));
       }
       CUT.computeIfAbsent(e.getKey().z(), z -> new TreeMap<>()).put(e.getKey(), cut);
     }
@@ -166,6 +171,62 @@ class MvtValidityTest {
       }
     }
     assertTrue(checked > 50, "only " + checked + " countries checked at their zooms");
+  }
+
+  /**
+   * The area where a piece's rings wind at least once, by their roles (a shell winds +1 around its
+   * inside, a hole −1, each the way its signed area turns), found with JTS alone and not with the
+   * renderer's union: the rings' lines noded, each face of the arrangement kept where the winding
+   * number at a point inside it is at least 1, the kept faces united.
+   */
+  private static Geometry woundArea(Geometry piece) {
+    List<Coordinate[]> rings = new ArrayList<>();
+    List<Integer> signs = new ArrayList<>();
+    List<Geometry> lines = new ArrayList<>();
+    for (int i = 0; i < piece.getNumGeometries(); i++) {
+      Polygon p = (Polygon) piece.getGeometryN(i);
+      for (int r = 0; r <= p.getNumInteriorRing(); r++) {
+        LinearRing ring = r == 0 ? p.getExteriorRing() : p.getInteriorRingN(r - 1);
+        Coordinate[] c = ring.getCoordinates();
+        boolean anticlockwise = Orientation.isCCWArea(c);
+        rings.add(c);
+        signs.add((r == 0) == anticlockwise ? 1 : -1);
+        lines.add(F.createLineString(c));
+      }
+    }
+    Polygonizer faces = new Polygonizer();
+    faces.add(OverlayNGRobust.union(F.buildGeometry(lines)));
+    List<Geometry> kept = new ArrayList<>();
+    for (Object o : faces.getPolygons()) {
+      Polygon face = (Polygon) o;
+      Coordinate inside = face.getInteriorPoint().getCoordinate();
+      int winding = 0;
+      for (int k = 0; k < rings.size(); k++) {
+        winding += signs.get(k) * windingNumber(rings.get(k), inside);
+      }
+      if (winding >= 1) {
+        kept.add(face);
+      }
+    }
+    return OverlayNGRobust.union(F.buildGeometry(kept));
+  }
+
+  /** How many times the closed ring winds anticlockwise around {@code p} (Sunday's crossings). */
+  private static int windingNumber(Coordinate[] ring, Coordinate p) {
+    int w = 0;
+    for (int i = 0; i + 1 < ring.length; i++) {
+      Coordinate a = ring[i];
+      Coordinate b = ring[i + 1];
+      double side = (b.x - a.x) * (p.y - a.y) - (p.x - a.x) * (b.y - a.y);
+      if (a.y <= p.y) {
+        if (b.y > p.y && side > 0) {
+          w++;
+        }
+      } else if (b.y <= p.y && side < 0) {
+        w--;
+      }
+    }
+    return w;
   }
 
   /** From the matrix set's CRS to a tile's grid: x right, y down from its top-left corner. */

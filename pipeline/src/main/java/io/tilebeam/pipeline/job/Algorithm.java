@@ -32,9 +32,12 @@ public final class Algorithm {
    * source repair unions overlapping polygons without the holes that meet no other polygon and puts
    * those back after, so a mainland's lakes can come out in another order (same area). 11: for
    * Mapbox Vector Tiles, a polygonal piece of 1,024 points or more goes to the grid union without a
-   * check first, so the few of them that rounding left valid are snap-rounded too.
+   * check first, so the few of them that rounding left valid are snap-rounded too. 12: for Mapbox
+   * Vector Tiles, polygon sources are not made valid before they are cut: each tile gets the slices
+   * of the rings as they wind, and its piece is the area where they wind at least once (shells
+   * anticlockwise, holes clockwise), found by the grid union.
    */
-  public static final int VERSION = 11;
+  public static final int VERSION = 12;
 
   private Algorithm() {}
 }

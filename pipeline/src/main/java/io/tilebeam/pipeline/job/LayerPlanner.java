@@ -128,7 +128,10 @@ final class LayerPlanner {
             params.bufferPixels(),
             params.simplifyPixels(),
             render.cutterGridDigits(),
-            params.minSizePixels());
+            params.minSizePixels(),
+            // Rounded onto a tile's grid, where the renderer unites folded pieces by winding: the
+            // cutter need not make sources valid first.
+            render.gridExtent() > 0 && render.cutterGridDigits() >= 0);
     ArchiveSpec archive = archive(c, tiles);
     return new VectorLayer(
         c.tiling(),

@@ -73,11 +73,11 @@ class JobPlanTest {
    */
   @ParameterizedTest
   @CsvSource({
-    "islands, 0, 0, 0, fjzth2unrf7tmiftz3xzodcriblaq56wtborxqdyh5e52ackpwyq",
-    "pacific, 2, 0, 0, yx5wevvvoexkmjbwlwiuuqqycklk7hbm7x4d5pad34uwsyl5xnta",
-    "vector, 1, 0, 0, 4hnllzdswqd57mczqoiklea3yvdlprrlvakrykm4karvhm4obala",
-    "terrain, 8, 133, 89, 6bn6yfjxtiljb4g6tsj2m5unougsg6e5uebsgie6okoyfoo3mx2a",
-    "terrain, 8, 134, 89, 4baech4hzjimn2epepdgmt2d7sqg425g5d4np2cuc2kxczxhqpqq",
+    "islands, 0, 0, 0, fmibzjwmdseoqitf5s64dyphosyfwr6y5a6lf3tbxhxegsjpi3la",
+    "pacific, 2, 0, 0, jyzioj4kg7rpnpfy4srvaitkajnuvjsqw4putqozzsvm34paxita",
+    "vector, 1, 0, 0, gteam7snwkc7kfhejkkmjxoz42gjabe3xramgwini27b53otkqwq",
+    "terrain, 8, 133, 89, yne4gaojyivfeebjdpznuxc7dlbpjwoohenpnb63t4qtokmrreyq",
+    "terrain, 8, 134, 89, mzmtndj7lah2zoazazklhsq6whzvp5jfpny26ldqjdz5hon5bxrq",
   })
   void sampleKeysArePinned(String name, int z, int x, int y, String expected) throws IOException {
     assertEquals(expected, key(layer(plan(sample()), name), z, x, y));
@@ -136,7 +136,7 @@ class JobPlanTest {
     assertTrue(params.contains("\"bands\":[1]"), params);
     // Another tile size is other work.
     assertFalse(
-        key(terrain, 8, 133, 89).equals("6bn6yfjxtiljb4g6tsj2m5unougsg6e5uebsgie6okoyfoo3mx2a"));
+        key(terrain, 8, 133, 89).equals("yne4gaojyivfeebjdpznuxc7dlbpjwoohenpnb63t4qtokmrreyq"));
   }
 
   @Test

@@ -15,6 +15,14 @@ import java.io.Serializable;
  * keeping every island as a triangle made a low zoom of real coastlines thousands of overlapping
  * triangles to repair. A feature left with nothing at a zoom that way is counted ({@link
  * FeatureCutter.Cut}).
+ *
+ * <p>{@code woundPieces} (for a layer rounded onto a tile's grid, whose renderer unites every
+ * folded piece by winding anyway, {@link io.tilebeam.transforms.repair.GridUnion}) skips making the
+ * source valid: each ring is cut as it is, shells anticlockwise and holes clockwise, and a piece
+ * carries the rings a tile received, to be read as the area where they wind at least once ({@link
+ * GridPiece#wound}). Real coastlines are mostly invalid somewhere (rings touching themselves, parts
+ * overlapping); repairing each one whole, in full precision, cost more than cutting it at every
+ * zoom.
  */
 public record CutSpec(
     CrsRef sourceCrs,
@@ -24,8 +32,31 @@ public record CutSpec(
     double bufferPixels,
     double simplifyPixels,
     int gridDigits,
-    double minSizePixels)
+    double minSizePixels,
+    boolean woundPieces)
     implements Serializable {
+
+  /** A spec whose pieces are made valid before they are cut. */
+  public CutSpec(
+      CrsRef sourceCrs,
+      TileMatrixSet tileMatrixSet,
+      int minZoom,
+      int maxZoom,
+      double bufferPixels,
+      double simplifyPixels,
+      int gridDigits,
+      double minSizePixels) {
+    this(
+        sourceCrs,
+        tileMatrixSet,
+        minZoom,
+        maxZoom,
+        bufferPixels,
+        simplifyPixels,
+        gridDigits,
+        minSizePixels,
+        false);
+  }
 
   /** A spec that keeps every ring, however small simplification leaves it. */
   public CutSpec(
@@ -36,7 +67,16 @@ public record CutSpec(
       double bufferPixels,
       double simplifyPixels,
       int gridDigits) {
-    this(sourceCrs, tileMatrixSet, minZoom, maxZoom, bufferPixels, simplifyPixels, gridDigits, 0);
+    this(
+        sourceCrs,
+        tileMatrixSet,
+        minZoom,
+        maxZoom,
+        bufferPixels,
+        simplifyPixels,
+        gridDigits,
+        0,
+        false);
   }
 
   /** A spec whose pieces stay in full precision (WKB). */
@@ -47,7 +87,7 @@ public record CutSpec(
       int maxZoom,
       double bufferPixels,
       double simplifyPixels) {
-    this(sourceCrs, tileMatrixSet, minZoom, maxZoom, bufferPixels, simplifyPixels, -1, 0);
+    this(sourceCrs, tileMatrixSet, minZoom, maxZoom, bufferPixels, simplifyPixels, -1, 0, false);
   }
 
   /** Checks the zooms, buffer, tolerance and grid. */
@@ -67,6 +107,9 @@ public record CutSpec(
     if (!(simplifyPixels >= 0) || simplifyPixels > 256) {
       throw new IllegalArgumentException(
           "simplifyPixels must be in [0, 256], was " + simplifyPixels);
+    }
+    if (woundPieces && gridDigits < 0) {
+      throw new IllegalArgumentException("wound pieces need a grid (gridDigits >= 0)");
     }
   }
 }

@@ -184,10 +184,15 @@ public final class FeatureCutter {
       source = null;
     }
     // Cutting joins rings along tile edges, which needs valid rings; a feature is checked once
-    // here rather than in every piece of every zoom.
-    GeometryRepair.Repaired valid = repair.repair(inTms);
+    // here rather than in every piece of every zoom. Pieces whose renderer unites what their
+    // rings wind need no valid rings: the source is cut as it is.
+    boolean wound = spec.woundPieces() && woundFits(inTms);
+    GeometryRepair.Repaired valid =
+        wound
+            ? new GeometryRepair.Repaired(inTms, GeometryRepair.Rung.WOUND)
+            : repair.repair(inTms);
     inTms = valid.geometry();
-    if (gated && valid.rung() != GeometryRepair.Rung.VALID) {
+    if (gated && valid.rung() != GeometryRepair.Rung.VALID && !wound) {
       // The repair may have split or merged components: take them back to the source CRS.
       try {
         source = fromTms.apply(inTms);
@@ -212,6 +217,7 @@ public final class FeatureCutter {
               spec.simplifyPixels(),
               filter,
               gate,
+              wound,
               (tile, piece) -> {
                 pieces[0]++;
                 sink.accept(
@@ -226,6 +232,24 @@ public final class FeatureCutter {
       }
     }
     return new Cut(false, outside, pieces[0], valid.rung(), belowMinSize);
+  }
+
+  /**
+   * Whether {@code g} can be cut as its rings wind: a polygon or multi-polygon (a collection with
+   * lines or points is made valid as a whole, as before) whose coordinates all have exact grid
+   * steps, so that every piece of it is a grid piece that says it is wound ({@link GridPiece}).
+   */
+  private boolean woundFits(Geometry g) {
+    if (!GeometryRepair.isPolygonal(g)) {
+      return false;
+    }
+    Envelope e = g.getEnvelopeInternal();
+    double largest =
+        Math.max(
+            Math.max(Math.abs(e.getMinX()), Math.abs(e.getMaxX())),
+            Math.max(Math.abs(e.getMinY()), Math.abs(e.getMaxY())));
+    // Clipped slices lie within the feature's bounds; a factor of two spares the edge case.
+    return largest * 2 * Math.pow(10, spec.gridDigits()) < 0x1p52;
   }
 
   /** The search-box rule for each component of the source geometry. */

@@ -21,7 +21,9 @@ import org.locationtech.jts.geom.Polygon;
  * coordinate as the difference from the previous one on the same axis, in grid steps. Reading gives
  * the same geometry, coordinate for coordinate, as reading the WKB of the rounded piece. The flag
  * {@link #keptValid} says the cutter found that rounding left the piece valid ({@link
- * io.tilebeam.transforms.repair.RoundingCheck}), so the renderer need not check it again.
+ * io.tilebeam.transforms.repair.RoundingCheck}), so the renderer need not check it again; the flag
+ * {@link #wound} that its polygons are rings as they wind, to be united rather than read as they
+ * are.
  */
 public final class GridPiece {
 
@@ -30,6 +32,9 @@ public final class GridPiece {
 
   /** The flag of a piece that rounding left valid. */
   private static final int KEPT_VALID = 1;
+
+  /** The flag of a piece whose polygons are rings kept as they wind ({@link #wound}). */
+  private static final int WOUND = 2;
 
   /** Where the geometry starts: after the marker, version, flags and digits. */
   private static final int HEADER = 4;
@@ -47,14 +52,14 @@ public final class GridPiece {
   /**
    * The piece rounded to {@code digits} decimals and encoded, or its WKB (unrounded) when a
    * coordinate is not finite or too large for exact grid steps. {@code keptValid} marks a piece
-   * known to be valid once rounded.
+   * known to be valid once rounded, {@code wound} one whose polygons are rings as they wind.
    */
-  static byte[] encode(TilePiece piece, int digits, boolean keptValid) {
+  static byte[] encode(TilePiece piece, int digits, boolean keptValid, boolean wound) {
     double scale = Math.pow(10, digits);
     Writer w = new Writer(scale, (int) Math.min(Integer.MAX_VALUE - 64, 6 * piece.vertices() + 64));
     w.out.write(MARKER);
     w.out.write(VERSION);
-    w.out.write(keptValid ? KEPT_VALID : 0);
+    w.out.write((keptValid ? KEPT_VALID : 0) | (wound ? WOUND : 0));
     w.out.write(digits);
     piece.writeTo(w);
     return w.exact() ? w.out.bytes() : piece.wkb();
@@ -66,6 +71,16 @@ public final class GridPiece {
    */
   public static boolean keptValid(byte[] bytes) {
     return isGrid(bytes) && bytes.length > HEADER && (bytes[2] & KEPT_VALID) != 0;
+  }
+
+  /**
+   * Whether the piece's polygons are a tile's slices of rings kept as they wind ({@link
+   * CutSpec#woundPieces()}): the piece is the area where they wind at least once (shells +1 inside,
+   * holes −1), which its polygons' structure need not show. Such a piece is valid as it reads only
+   * if nothing of it was lost in rounding; else the renderer unites its rings.
+   */
+  public static boolean wound(byte[] bytes) {
+    return isGrid(bytes) && bytes.length > HEADER && (bytes[2] & WOUND) != 0;
   }
 
   /** The decimal digits a grid piece is rounded to. */

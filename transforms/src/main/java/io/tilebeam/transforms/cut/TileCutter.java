@@ -158,6 +158,23 @@ public final class TileCutter {
       TileFilter filter,
       ComponentGate gate,
       BiConsumer<TileId, TilePiece> sink) {
+    return cut(g, z, simplifyPixels, filter, gate, false, sink);
+  }
+
+  /**
+   * Cuts a prepared geometry for zoom {@code z}; with {@code wound}, polygons that need not be
+   * valid are cut as their rings wind: each tile's piece holds the rings the tile received, clipped
+   * but not joined, to be read as the area where they wind at least once ({@link
+   * CutSpec#woundPieces()}).
+   */
+  public long cut(
+      Prepared g,
+      int z,
+      double simplifyPixels,
+      TileFilter filter,
+      ComponentGate gate,
+      boolean wound,
+      BiConsumer<TileId, TilePiece> sink) {
     TileMatrix m = tms.matrix(z);
     Zoom zoom =
         new Zoom(
@@ -166,7 +183,8 @@ public final class TileCutter {
             Stripes.rows(m, bufferPixels),
             tolerance(z, simplifyPixels),
             minSizePixels * m.tileSpanX() / m.tileWidthPixels(),
-            filter);
+            filter,
+            wound);
     long[] dropped = {0};
     // Sorted by tile, so that what follows sees the same sequence on every run.
     Map<Long, TilePiece> pieces = new TreeMap<>();
@@ -209,7 +227,13 @@ public final class TileCutter {
 
   /** One zoom's stripes, tolerance and wanted tiles. */
   private record Zoom(
-      int z, Stripes columns, Stripes rows, double tolerance, double minSize, TileFilter filter) {
+      int z,
+      Stripes columns,
+      Stripes rows,
+      double tolerance,
+      double minSize,
+      TileFilter filter,
+      boolean wound) {
 
     /** Whether the tile that holds the middle of {@code ring} is wanted. */
     boolean wantsMiddleOf(PointBuffer ring) {
@@ -264,7 +288,14 @@ public final class TileCutter {
       if (points.size() < 3) {
         continue;
       }
+      if (zoom.wound() && zoom.tolerance() > 0) {
+        points = turnedAsBefore(points, r == 0);
+      }
       sliceRing(points, zoom, slices);
+    }
+    if (zoom.wound()) {
+      addWound(slices, zoom, add);
+      return dropped;
     }
     for (Map.Entry<Long, List<PointBuffer>> e : slices.entrySet()) {
       long x = e.getKey() >>> 32;
@@ -286,6 +317,121 @@ public final class TileCutter {
       }
     }
     return dropped;
+  }
+
+  /**
+   * A simplified ring turned back the way its role wants (a shell anticlockwise, a hole clockwise)
+   * when simplification reversed it: a thin island left as three of its points can turn the other
+   * way, and as it winds it would then cut itself out of the feature.
+   */
+  private static PointBuffer turnedAsBefore(PointBuffer ring, boolean shell) {
+    double area = ring.doubleArea();
+    if (shell ? area >= 0 : area <= 0) {
+      return ring;
+    }
+    PointBuffer turned = new PointBuffer(ring.size());
+    for (int i = 0; i < ring.size(); i++) {
+      turned.add(ring.x(i), ring.y(i));
+    }
+    turned.reverse();
+    return turned;
+  }
+
+  /** Hands each tile its slices as they wind ({@link #woundPolygons}). */
+  private void addWound(
+      Map<Long, List<PointBuffer>> slices, Zoom zoom, BiConsumer<Long, Adder> add) {
+    for (Map.Entry<Long, List<PointBuffer>> e : slices.entrySet()) {
+      long x = e.getKey() >>> 32;
+      long y = e.getKey() & 0xffffffffL;
+      double[] square = {
+        zoom.columns().lo(x), zoom.rows().lo(y),
+        zoom.columns().hi(x), zoom.rows().lo(y),
+        zoom.columns().hi(x), zoom.rows().hi(y),
+        zoom.columns().lo(x), zoom.rows().hi(y)
+      };
+      List<TileAssembler.Polygon> polygons = woundPolygons(e.getValue(), square);
+      if (!polygons.isEmpty()) {
+        add.accept(
+            e.getKey(),
+            piece -> {
+              polygons.forEach(piece::addPolygon);
+              piece.markWound();
+            });
+      }
+    }
+  }
+
+  /**
+   * One polygon's slices in one tile, kept as they wind: each slice is the part of a ring inside
+   * the tile, exactly, joined along the tile's edges where it left and came back (so it may touch
+   * or run back over itself), anticlockwise for a shell and clockwise for a hole. A slice winding
+   * anticlockwise becomes a shell of its own; the clockwise ones become holes of the largest shell.
+   * Read by roles (a shell +1 inside, a hole −1) the rings then wind as they were walked, and the
+   * piece is the area where they wind at least once, whatever polygon holds a hole. A slice lying
+   * on one line (a bridge along an edge alone) winds nowhere and is left out. With clockwise slices
+   * alone (a ring crossing itself may still wind +1 in a loop), the holes go into the tile's {@code
+   * square} (anticlockwise, open) with the square itself as a hole too: the two wind nowhere.
+   */
+  static List<TileAssembler.Polygon> woundPolygons(List<PointBuffer> slices, double[] square) {
+    List<TileAssembler.Polygon> shells = new ArrayList<>(slices.size());
+    List<double[]> holes = new ArrayList<>();
+    int largest = -1;
+    double largestArea = -1;
+    for (PointBuffer slice : slices) {
+      PointBuffer ring = closedOpen(slice);
+      if (ring.size() < 3 || onAxisLine(ring)) {
+        continue;
+      }
+      double area = ring.doubleArea();
+      if (area >= 0) {
+        if (area > largestArea) {
+          largest = shells.size();
+          largestArea = area;
+        }
+        shells.add(new TileAssembler.Polygon(ring.toArray(), List.of()));
+      } else {
+        holes.add(ring.toArray());
+      }
+    }
+    if (shells.isEmpty()) {
+      if (holes.isEmpty()) {
+        return List.of();
+      }
+      double[] reversed = new double[square.length];
+      for (int i = 0; i < square.length; i += 2) {
+        reversed[i] = square[square.length - 2 - i];
+        reversed[i + 1] = square[square.length - 1 - i];
+      }
+      holes.add(0, reversed);
+      return List.of(new TileAssembler.Polygon(square, holes));
+    }
+    if (!holes.isEmpty()) {
+      shells.set(largest, new TileAssembler.Polygon(shells.get(largest).shell(), holes));
+    }
+    return shells;
+  }
+
+  /** A ring's points without repeats, nor a closing point. */
+  private static PointBuffer closedOpen(PointBuffer p) {
+    PointBuffer d = new PointBuffer(p.size());
+    for (int i = 0; i < p.size(); i++) {
+      d.addDistinct(p.x(i), p.y(i));
+    }
+    while (d.size() > 1 && d.x(0) == d.x(d.size() - 1) && d.y(0) == d.y(d.size() - 1)) {
+      d.removeLast();
+    }
+    return d;
+  }
+
+  /** Whether all the points share one x or one y. */
+  private static boolean onAxisLine(PointBuffer p) {
+    boolean sameX = true;
+    boolean sameY = true;
+    for (int i = 1; i < p.size() && (sameX || sameY); i++) {
+      sameX &= p.x(i) == p.x(0);
+      sameY &= p.y(i) == p.y(0);
+    }
+    return sameX || sameY;
   }
 
   /** Slices a ring into columns, then each column's slice into rows, keyed by tile. */

@@ -15,6 +15,7 @@ public final class TilePiece {
   private final List<double[]> points = new ArrayList<>();
   private long vertices;
   private boolean snapped;
+  private boolean wound;
 
   void addPolygon(TileAssembler.Polygon p) {
     polygons.add(p);
@@ -40,6 +41,14 @@ public final class TilePiece {
    */
   void markSnapped() {
     snapped = true;
+  }
+
+  /**
+   * Notes that the polygons are a tile's slices of rings kept as they wind, not joined into valid
+   * rings ({@link TileCutter#woundPolygons}): the piece is the area where they wind at least once.
+   */
+  void markWound() {
+    wound = true;
   }
 
   /** Whether nothing reached the tile. */
@@ -109,7 +118,10 @@ public final class TilePiece {
    * The piece as its renderer reads it: WKB, or when {@code gridDigits} is not negative a {@link
    * GridPiece} rounded to that many decimals. {@code fromValid} says the piece was cut exactly from
    * a valid geometry (no simplification, no ring dropped): then a polygonal piece that rounding
-   * leaves valid ({@link RoundingCheck}) is marked so, and its renderer does not check it again.
+   * leaves valid ({@link RoundingCheck}) is marked so, and its renderer does not check it again. A
+   * piece of wound rings is marked so ({@link GridPiece#wound}); if it cannot be a grid piece (a
+   * coordinate too large for exact grid steps) its WKB is still read by the renderer's union, whose
+   * roles give the same area.
    */
   public byte[] encoded(int gridDigits, boolean fromValid) {
     if (gridDigits < 0) {
@@ -118,10 +130,11 @@ public final class TilePiece {
     boolean keptValid =
         fromValid
             && !snapped
+            && !wound
             && lines.isEmpty()
             && points.isEmpty()
             && !polygons.isEmpty()
             && keepsValid(Math.pow(10, gridDigits));
-    return GridPiece.encode(this, gridDigits, keptValid);
+    return GridPiece.encode(this, gridDigits, keptValid, wound);
   }
 }

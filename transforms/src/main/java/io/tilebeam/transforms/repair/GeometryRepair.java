@@ -36,7 +36,13 @@ public final class GeometryRepair {
     CLEANED,
     SPLIT,
     COMPONENTS,
-    FIXED;
+    FIXED,
+    /**
+     * Not checked: the geometry was cut as its rings wind ({@link
+     * io.tilebeam.transforms.cut.CutSpec#woundPieces}), and each piece is made valid where it is
+     * finished.
+     */
+    WOUND;
 
     /** Whether only spikes were removed: a rounding artefact, not a fault of the data. */
     public boolean cleaned() {

@@ -1,5 +1,6 @@
 package io.tilebeam.transforms.repair;
 
+import java.util.Arrays;
 import java.util.List;
 import org.locationtech.jts.algorithm.CGAlgorithmsDD;
 import org.locationtech.jts.geom.Coordinate;
@@ -142,6 +143,17 @@ final class GridSnapper {
 
   /** Each ring's segments, each through the hot pixels it passes. */
   private void walk(Path path) {
+    // Sorting the hot pixels pays only where long segments along an axis pass many more pixels
+    // than there are hot ones (a tile's edge beside a few vertices).
+    double alongAxis = 0;
+    for (int j = 0; j < x0.length; j++) {
+      if (longAlongAxis(j)) {
+        alongAxis += Math.abs(x1[j] - x0[j]) + Math.abs(y1[j] - y0[j]);
+      }
+    }
+    if (alongAxis > PIXELS_PER_SORTED * hot.size()) {
+      sortHotPixels();
+    }
     int k = 0;
     for (int r = 0; r < rings.size(); r++) {
       Emitter out = new Emitter(path, r);
@@ -160,6 +172,10 @@ final class GridSnapper {
     double ay = y0[k];
     double bx = x1[k];
     double by = y1[k];
+    if (byColumn != null && longAlongAxis(k)) {
+      passAlongAxis(ax, ay, bx, by, out);
+      return;
+    }
     double left = Math.min(ax, bx);
     double right = Math.max(ax, bx);
     int first = pixel(ax);
@@ -191,6 +207,84 @@ final class GridSnapper {
         return;
       }
     }
+  }
+
+  /**
+   * Segments along a grid axis longer than this many units find their hot pixels in a sorted index
+   * rather than pixel by pixel: a wound piece's slices run along their tile's edges, thousands of
+   * pixels each, with few hot ones among them.
+   */
+  private static final double LONG_SEGMENT = 32;
+
+  /** Pixels along long axis-parallel segments per hot pixel from which the sort pays. */
+  private static final double PIXELS_PER_SORTED = 16;
+
+  /** Whether segment {@code k} runs along an axis for more than {@link #LONG_SEGMENT} units. */
+  private boolean longAlongAxis(int k) {
+    return (x0[k] == x1[k] || y0[k] == y1[k])
+        && Math.abs(x1[k] - x0[k]) + Math.abs(y1[k] - y0[k]) > LONG_SEGMENT;
+  }
+
+  // Hot pixels sorted by column then row, and by row then column; made only where it pays.
+  private long[] byColumn;
+  private long[] byRow;
+
+  /**
+   * An axis-parallel segment's hot pixels in its direction, looked up in the sorted index: the same
+   * pixels as the walk, which for such a segment is one column's rows or one row's columns.
+   */
+  private void passAlongAxis(double ax, double ay, double bx, double by, Emitter out) {
+    boolean vertical = ax == bx;
+    int line = vertical ? pixel(ax) : pixel(ay);
+    int from = vertical ? pixel(ay) : pixel(ax);
+    int to = vertical ? pixel(by) : pixel(bx);
+    long[] index = vertical ? byColumn : byRow;
+    long lo = sortKey(line, Math.min(from, to));
+    long hi = sortKey(line, Math.max(from, to));
+    int first = lowerBound(index, lo);
+    int last = lowerBound(index, hi + 1) - 1;
+    for (int i = 0; i <= last - first; i++) {
+      long key = index[from <= to ? first + i : last - i];
+      int along = (int) key ^ Integer.MIN_VALUE;
+      if (vertical) {
+        out.emitIfHot(line, along);
+      } else {
+        out.emitIfHot(along, line);
+      }
+    }
+  }
+
+  private void sortHotPixels() {
+    byColumn = new long[hot.size()];
+    byRow = new long[hot.size()];
+    int[] n = {0};
+    hot.forEach(
+        (x, y) -> {
+          byColumn[n[0]] = sortKey(x, y);
+          byRow[n[0]++] = sortKey(y, x);
+        });
+    Arrays.sort(byColumn);
+    Arrays.sort(byRow);
+  }
+
+  /** A key that sorts by {@code major} then {@code minor}, both signed. */
+  private static long sortKey(int major, int minor) {
+    return ((long) major << 32) | ((minor ^ Integer.MIN_VALUE) & 0xffffffffL);
+  }
+
+  /** The first index whose key is at least {@code key}. */
+  private static int lowerBound(long[] sorted, long key) {
+    int lo = 0;
+    int hi = sorted.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (sorted[mid] < key) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 
   /** The segment's y at {@code x}, exactly at its ends. */

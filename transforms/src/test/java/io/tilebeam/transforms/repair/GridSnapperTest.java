@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,41 @@ class GridSnapperTest {
     List<List<String>> p =
         paths(List.of(ring(0, 0, 10, 1, 10, -3, 0, 0), ring(5, 1, 6, 4, 4, 4, 5, 1)));
     assertEquals(List.of("0 0", "5 1", "10 1", "10 -3", "0 0"), p.get(0));
+  }
+
+  @Test
+  void longSegmentsAlongTheAxesFindTheirHotPixelsInOrderBothWays() {
+    // A tile's square walked both ways (the edges of wound slices), long enough beside its few
+    // hot pixels to be looked up in the sorted index. A third ring has vertices on the edges and
+    // crosses them at x 1757.2 (y 0), 1000.59 (y 4096), y 3000.64 and 2988.27 (x 0): each edge
+    // passes those pixels in its own direction, as the pixel by pixel walk does.
+    List<List<String>> p =
+        paths(
+            List.of(
+                ring(0, 0, 4096, 0, 4096, 4096, 0, 4096, 0, 0),
+                ring(0, 0, 0, 4096, 4096, 4096, 4096, 0, 0, 0),
+                ring(
+                    100.2, 0.4, 3000, -0.3, 4095.6, 2000, 1000, 4096.4, -0.4, 3000.2, 100.2, 0.4)));
+    List<String> forward =
+        List.of(
+            "0 0",
+            "100 0",
+            "1757 0",
+            "3000 0",
+            "4096 0",
+            "4096 2000",
+            "4096 4096",
+            "1001 4096",
+            "1000 4096",
+            "0 4096",
+            "0 3001",
+            "0 3000",
+            "0 2988",
+            "0 0");
+    assertEquals(forward, p.get(0));
+    List<String> backward = new ArrayList<>(forward);
+    Collections.reverse(backward);
+    assertEquals(backward, p.get(1));
   }
 
   @Test
