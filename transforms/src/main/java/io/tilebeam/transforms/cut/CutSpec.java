@@ -36,28 +36,6 @@ public record CutSpec(
     boolean woundPieces)
     implements Serializable {
 
-  /** A spec whose pieces are made valid before they are cut. */
-  public CutSpec(
-      CrsRef sourceCrs,
-      TileMatrixSet tileMatrixSet,
-      int minZoom,
-      int maxZoom,
-      double bufferPixels,
-      double simplifyPixels,
-      int gridDigits,
-      double minSizePixels) {
-    this(
-        sourceCrs,
-        tileMatrixSet,
-        minZoom,
-        maxZoom,
-        bufferPixels,
-        simplifyPixels,
-        gridDigits,
-        minSizePixels,
-        false);
-  }
-
   /** A spec that keeps every ring, however small simplification leaves it. */
   public CutSpec(
       CrsRef sourceCrs,

@@ -272,19 +272,10 @@ final class GridSnapper {
     return ((long) major << 32) | ((minor ^ Integer.MIN_VALUE) & 0xffffffffL);
   }
 
-  /** The first index whose key is at least {@code key}. */
+  /** The first index whose key is at least {@code key}, in keys that are all different. */
   private static int lowerBound(long[] sorted, long key) {
-    int lo = 0;
-    int hi = sorted.length;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (sorted[mid] < key) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
+    int i = Arrays.binarySearch(sorted, key);
+    return i >= 0 ? i : -i - 1;
   }
 
   /** The segment's y at {@code x}, exactly at its ends. */

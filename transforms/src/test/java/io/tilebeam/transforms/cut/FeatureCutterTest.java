@@ -136,7 +136,7 @@ class FeatureCutterTest {
     // An islet of about 1.1 km and a 400 km island, one feature: with a minimum size of one
     // pixel, the islet is gone wherever a pixel is wider than it (zooms 0-6: 611 m a pixel at
     // z8, 1.2 km at z7, 2.4 km at z6), and the feature with it only where the island is gone too.
-    CutSpec spec = new CutSpec(CrsRef.of("EPSG:4326"), WEB, 0, 8, 0, 0, -1, 1);
+    CutSpec spec = new CutSpec(CrsRef.of("EPSG:4326"), WEB, 0, 8, 0, 0, -1, 1, false);
     Feature islet = feature("islet", "POLYGON((10 10, 10.01 10, 10.01 10.01, 10 10.01, 10 10))");
     Map<TileId, FeaturePiece> pieces = new TreeMap<>();
     FeatureCutter.Cut c = new FeatureCutter(spec).cut(islet, TileFilter.ALL, pieces::put);

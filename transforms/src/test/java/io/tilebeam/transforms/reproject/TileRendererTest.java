@@ -98,7 +98,8 @@ class TileRendererTest {
     return out;
   }
 
-  private static TilePieces tile(TileId id, List<FeaturePiece> pieces) {
+  /** The pieces of tile {@code id} as the renderer receives them. */
+  static TilePieces tile(TileId id, List<FeaturePiece> pieces) {
     TileWork w =
         new TileWork(
             "ns",

@@ -12,9 +12,6 @@ import io.tilebeam.transforms.cut.GridPiece;
 import io.tilebeam.transforms.cut.TileFilter;
 import io.tilebeam.transforms.feature.Feature;
 import io.tilebeam.transforms.feature.FeaturePiece;
-import io.tilebeam.transforms.feature.TilePieces;
-import io.tilebeam.transforms.key.TileWork;
-import io.tilebeam.transforms.key.WorkKey;
 import io.tilebeam.transforms.repair.GeometryRepair;
 import io.tilebeam.transforms.tiling.TileId;
 import io.tilebeam.transforms.tiling.TileMatrixSet;
@@ -82,7 +79,7 @@ class WoundPiecesTest {
       for (FeaturePiece p : e.getValue()) {
         assertTrue(GridPiece.wound(p.wkb()), "a wound piece is marked so");
       }
-      RenderedTile t = renderer.render(tile(e.getKey(), e.getValue()));
+      RenderedTile t = renderer.render(TileRendererTest.tile(e.getKey(), e.getValue()));
       assertTrue(t.deadLetters().isEmpty(), () -> e.getKey() + ": " + t.deadLetters());
       for (RenderedFeature rf : t.features()) {
         Geometry g = new WKBReader().read(rf.wkb());
@@ -91,22 +88,6 @@ class WoundPiecesTest {
       }
     }
     return out;
-  }
-
-  private static TilePieces tile(TileId id, List<FeaturePiece> pieces) {
-    TileWork w =
-        new TileWork(
-            "ns",
-            1,
-            "l",
-            "WebMercatorQuad",
-            id,
-            "sha256:aa",
-            "EPSG:3857",
-            "EPSG:3857",
-            "mvt",
-            "{}");
-    return new TilePieces(WorkKey.of(w), w, pieces);
   }
 
   private static Geometry joined(List<Geometry> pieces) {
