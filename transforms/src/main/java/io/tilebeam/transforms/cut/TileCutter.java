@@ -71,9 +71,9 @@ public final class TileCutter {
 
   /**
    * A geometry made ready to be cut for several zooms in turn ({@link #cut(Prepared, int, double,
-   * TileFilter, ComponentGate, BiConsumer)}): its components, and each polygon ring's points (in
-   * the cutter's orientation) with what simplification keeps of them at every tolerance of those
-   * zooms ({@link Simplifier.Ladder}), found once rather than once a zoom.
+   * TileFilter, ComponentGate, boolean, BiConsumer)}): its components, and each polygon ring's
+   * points (in the cutter's orientation) with what simplification keeps of them at every tolerance
+   * of those zooms ({@link Simplifier.Ladder}), found once rather than once a zoom.
    */
   public static final class Prepared {
     private final List<Geometry> parts;
@@ -144,28 +144,15 @@ public final class TileCutter {
       TileFilter filter,
       ComponentGate gate,
       BiConsumer<TileId, TilePiece> sink) {
-    return cut(prepare(g, z, simplifyPixels), z, simplifyPixels, filter, gate, sink);
+    return cut(prepare(g, z, simplifyPixels), z, simplifyPixels, filter, gate, false, sink);
   }
 
   /**
    * Cuts a prepared geometry for zoom {@code z}, no deeper than it was prepared for, as {@link
-   * #cut(Geometry, int, double, TileFilter, ComponentGate, BiConsumer)} cuts the geometry.
-   */
-  public long cut(
-      Prepared g,
-      int z,
-      double simplifyPixels,
-      TileFilter filter,
-      ComponentGate gate,
-      BiConsumer<TileId, TilePiece> sink) {
-    return cut(g, z, simplifyPixels, filter, gate, false, sink);
-  }
-
-  /**
-   * Cuts a prepared geometry for zoom {@code z}; with {@code wound}, polygons that need not be
-   * valid are cut as their rings wind: each tile's piece holds the rings the tile received, clipped
-   * but not joined, to be read as the area where they wind at least once ({@link
-   * CutSpec#woundPieces()}).
+   * #cut(Geometry, int, double, TileFilter, ComponentGate, BiConsumer)} cuts the geometry; with
+   * {@code wound}, polygons that need not be valid are cut as their rings wind: each tile's piece
+   * holds the rings the tile received, clipped but not joined, to be read as the area where they
+   * wind at least once ({@link CutSpec#woundPieces()}).
    */
   public long cut(
       Prepared g,
