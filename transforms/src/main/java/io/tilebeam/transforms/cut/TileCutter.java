@@ -312,16 +312,26 @@ public final class TileCutter {
    * way, and as it winds it would then cut itself out of the feature.
    */
   private static PointBuffer turnedAsBefore(PointBuffer ring, boolean shell) {
-    double area = ring.doubleArea();
-    if (shell ? area >= 0 : area <= 0) {
+    if (!turnsWrong(ring, shell)) {
       return ring;
     }
-    PointBuffer turned = new PointBuffer(ring.size());
-    for (int i = 0; i < ring.size(); i++) {
-      turned.add(ring.x(i), ring.y(i));
-    }
+    // The simplified ring may be shared with other zooms: turned as a copy.
+    PointBuffer turned = PointBuffer.of(ring.toArray(), ring.size());
     turned.reverse();
     return turned;
+  }
+
+  /** Whether a ring turns against its role: a shell clockwise, a hole anticlockwise. */
+  private static boolean turnsWrong(PointBuffer ring, boolean shell) {
+    double area = ring.doubleArea();
+    return shell ? area < 0 : area > 0;
+  }
+
+  /** Drops the points at the end that repeat the first: a closing point, and its repeats. */
+  private static void dropClosing(PointBuffer b) {
+    while (b.size() > 1 && b.x(0) == b.x(b.size() - 1) && b.y(0) == b.y(b.size() - 1)) {
+      b.removeLast();
+    }
   }
 
   /** Hands each tile its slices as they wind ({@link #woundPolygons}). */
@@ -404,9 +414,7 @@ public final class TileCutter {
     for (int i = 0; i < p.size(); i++) {
       d.addDistinct(p.x(i), p.y(i));
     }
-    while (d.size() > 1 && d.x(0) == d.x(d.size() - 1) && d.y(0) == d.y(d.size() - 1)) {
-      d.removeLast();
-    }
+    dropClosing(d);
     return d;
   }
 
@@ -525,11 +533,8 @@ public final class TileCutter {
     for (int i = 0; i < n; i++) {
       b.addDistinct(seq.getX(i), seq.getY(i));
     }
-    while (b.size() > 1 && b.x(0) == b.x(b.size() - 1) && b.y(0) == b.y(b.size() - 1)) {
-      b.removeLast();
-    }
-    double area = b.doubleArea();
-    if ((shell && area < 0) || (!shell && area > 0)) {
+    dropClosing(b);
+    if (turnsWrong(b, shell)) {
       b.reverse();
     }
     return b;
