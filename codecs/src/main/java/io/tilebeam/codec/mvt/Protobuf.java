@@ -1,8 +1,8 @@
 package io.tilebeam.codec.mvt;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The few Protocol Buffers wire-format pieces a vector tile needs: varints, zigzag, 64-bit fixed
@@ -21,7 +21,10 @@ public final class Protobuf {
 
   /** Appends fields to a byte buffer. */
   public static final class Writer {
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    // Bytes written so far: buf[0, size). Not a ByteArrayOutputStream, whose every byte is a
+    // synchronized call: a tile's geometries are millions of varints.
+    private byte[] buf = new byte[256];
+    private int size;
 
     /** Appends field {@code field} as a varint. */
     public Writer varintField(int field, long value) {
@@ -33,8 +36,9 @@ public final class Protobuf {
     /** Appends field {@code field} as eight little-endian bytes. */
     public Writer fixed64Field(int field, long bits) {
       tag(field, FIXED64);
+      room(8);
       for (int i = 0; i < 8; i++) {
-        out.write((int) (bits >>> (8 * i)) & 0xff);
+        buf[size++] = (byte) (bits >>> (8 * i));
       }
       return this;
     }
@@ -43,7 +47,9 @@ public final class Protobuf {
     public Writer bytesField(int field, byte[] bytes) {
       tag(field, LENGTH_DELIMITED);
       varint(bytes.length);
-      out.write(bytes, 0, bytes.length);
+      room(bytes.length);
+      System.arraycopy(bytes, 0, buf, size, bytes.length);
+      size += bytes.length;
       return this;
     }
 
@@ -57,16 +63,21 @@ public final class Protobuf {
       if (count == 0) {
         return this;
       }
-      Writer packed = new Writer();
+      long length = 0;
       for (int i = 0; i < count; i++) {
-        packed.varint(values[i] & 0xffffffffL);
+        length += varintSize(values[i] & 0xffffffffL);
       }
-      return bytesField(field, packed.toByteArray());
+      tag(field, LENGTH_DELIMITED);
+      varint(length);
+      for (int i = 0; i < count; i++) {
+        varint(values[i] & 0xffffffffL);
+      }
+      return this;
     }
 
     /** The bytes written so far. */
     public byte[] toByteArray() {
-      return out.toByteArray();
+      return Arrays.copyOf(buf, size);
     }
 
     private void tag(int field, int wireType) {
@@ -74,12 +85,31 @@ public final class Protobuf {
     }
 
     private void varint(long value) {
+      room(10);
       long v = value;
       while ((v & ~0x7fL) != 0) {
-        out.write((int) ((v & 0x7f) | 0x80));
+        buf[size++] = (byte) ((v & 0x7f) | 0x80);
         v >>>= 7;
       }
-      out.write((int) v);
+      buf[size++] = (byte) v;
+    }
+
+    /** The bytes of {@code value} as a varint: 1 to 10. */
+    private static int varintSize(long value) {
+      return Math.max(1, (70 - Long.numberOfLeadingZeros(value)) / 7);
+    }
+
+    /** Room for {@code bytes} more. */
+    private void room(int bytes) {
+      if (bytes > buf.length - size) {
+        long needed = (long) size + bytes;
+        if (needed > Integer.MAX_VALUE - 16) {
+          throw new IllegalStateException("protobuf message over 2 GB");
+        }
+        buf =
+            Arrays.copyOf(
+                buf, (int) Math.max(needed, Math.min(2L * buf.length, Integer.MAX_VALUE - 16)));
+      }
     }
   }
 

@@ -16,37 +16,43 @@ import org.locationtech.jts.geom.CoordinateSequence;
  *
  * <p>JTS's {@code SnapRoundingNoder} does the same for any precision, and looks each segment up in
  * a tree of every hot pixel and tests it against the near ones: most of the time of a tile at a low
- * zoom. On unit pixels, a hash set of the hot ones answers for each pixel a segment passes, and the
- * pixels come in the segment's order: the cost grows with the vertices, the crossings and the
- * pixels the segments pass, with no tree and no sort.
+ * zoom. On unit pixels, a bitmap of the hot ones ({@link HotPixels}) answers for each pixel a
+ * segment passes, and the pixels come in the segment's order: the cost grows with the vertices, the
+ * crossings and the pixels the segments pass, with no tree and no sort.
  */
 final class GridSnapper {
 
-  /** Receives each ring's snapped path, its grid points in order, back to its first. */
+  /**
+   * Receives each ring's snapped path, its grid points in order, back to its first; {@code pixel}
+   * is the point's id among the hot pixels, 0, 1, 2, ... (the same for the same point).
+   */
   interface Path {
-    void point(int ring, int x, int y);
+    void point(int ring, int pixel, int x, int y);
   }
 
   /** Coordinates beyond this many units from 0 are not snapped here (a tile is a few thousand). */
   static final double MAX_UNITS = 1 << 20;
 
   private final List<CoordinateSequence> rings;
-  private final PairIds hot;
+  private HotPixels hot;
 
   // Every segment of every ring, flat: from (x0, y0) to (x1, y1).
   private final double[] x0;
   private final double[] y0;
   private final double[] x1;
   private final double[] y1;
+  // The hot pixel ids of each segment's ends: most points a walk emits, known without a lookup.
+  private final int[] startPixel;
+  private final int[] endPixel;
 
   private GridSnapper(List<CoordinateSequence> rings, int segments) {
     this.rings = rings;
-    // Every vertex is a hot pixel, most of them distinct: one per segment, and a ring's last.
-    this.hot = new PairIds(segments + rings.size());
     x0 = new double[segments];
     y0 = new double[segments];
     x1 = new double[segments];
     y1 = new double[segments];
+    startPixel = new int[segments];
+    endPixel = new int[segments];
   }
 
   /**
@@ -61,14 +67,27 @@ final class GridSnapper {
       segments += Math.max(0, ring.size() - 1);
     }
     GridSnapper s = new GridSnapper(rings, segments);
-    s.collect();
-    s.addCrossings();
-    s.walk(path);
+    // Every vertex is a hot pixel, most of them distinct: one per segment, and a ring's last. All
+    // lie in the vertices' box, crossings too (each inside two segments' boxes).
+    try (HotPixels hot = s.pixelsOfVertices(segments + rings.size())) {
+      s.hot = hot;
+      s.collect();
+      s.addCrossings();
+      s.walk(path);
+    }
   }
 
-  /** The segments, and the pixel of every vertex, hot. */
-  private void collect() {
-    int k = 0;
+  /**
+   * Room for the hot pixels, over the box of the vertices' pixels.
+   *
+   * @throws IllegalArgumentException when a coordinate is not finite or lies beyond {@link
+   *     #MAX_UNITS}
+   */
+  private HotPixels pixelsOfVertices(int expected) {
+    double minX = Double.POSITIVE_INFINITY;
+    double minY = Double.POSITIVE_INFINITY;
+    double maxX = Double.NEGATIVE_INFINITY;
+    double maxY = Double.NEGATIVE_INFINITY;
     for (CoordinateSequence ring : rings) {
       for (int i = 0; i < ring.size(); i++) {
         double x = ring.getX(i);
@@ -76,14 +95,37 @@ final class GridSnapper {
         if (!(Math.abs(x) <= MAX_UNITS && Math.abs(y) <= MAX_UNITS)) {
           throw new IllegalArgumentException("coordinate beyond the grid: " + x + " " + y);
         }
-        hot.idOf(pixel(x), pixel(y));
+        minX = Math.min(minX, x);
+        minY = Math.min(minY, y);
+        maxX = Math.max(maxX, x);
+        maxY = Math.max(maxY, y);
+      }
+    }
+    if (minX > maxX) {
+      return new HotPixels(0, 0, 0, 0, 0);
+    }
+    return new HotPixels(expected, pixel(minX), pixel(minY), pixel(maxX), pixel(maxY));
+  }
+
+  /** The segments, and the pixel of every vertex, hot. */
+  private void collect() {
+    int k = 0;
+    for (CoordinateSequence ring : rings) {
+      int previous = -1;
+      for (int i = 0; i < ring.size(); i++) {
+        double x = ring.getX(i);
+        double y = ring.getY(i);
+        int id = hot.add(pixel(x), pixel(y));
         if (i > 0) {
           x0[k] = ring.getX(i - 1);
           y0[k] = ring.getY(i - 1);
           x1[k] = x;
           y1[k] = y;
+          startPixel[k] = previous;
+          endPixel[k] = id;
           k++;
         }
+        previous = id;
       }
     }
   }
@@ -110,7 +152,11 @@ final class GridSnapper {
         maxX,
         maxY,
         (a, b) -> {
-          if (!crossInside(a, b)) {
+          // Most pairs are a ring's consecutive segments, which share an end: no crossing inside
+          // both (an orientation is 0), found without computing one.
+          if ((x1[a] == x0[b] && y1[a] == y0[b])
+              || (x0[a] == x1[b] && y0[a] == y1[b])
+              || !crossInside(a, b)) {
             return;
           }
           Coordinate c =
@@ -125,7 +171,7 @@ final class GridSnapper {
           // The point lies in both boxes; a nearly parallel pair may compute it a little outside.
           double x = clamp(c.x, Math.max(minX[a], minX[b]), Math.min(maxX[a], maxX[b]));
           double y = clamp(c.y, Math.max(minY[a], minY[b]), Math.min(maxY[a], maxY[b]));
-          hot.idOf(pixel(x), pixel(y));
+          hot.add(pixel(x), pixel(y));
         });
   }
 
@@ -158,6 +204,7 @@ final class GridSnapper {
     for (int r = 0; r < rings.size(); r++) {
       Emitter out = new Emitter(path, r);
       for (int i = 1; i < rings.get(r).size(); i++, k++) {
+        out.segment(startPixel[k], endPixel[k]);
         passHotPixels(k, out);
       }
     }
@@ -257,12 +304,10 @@ final class GridSnapper {
   private void sortHotPixels() {
     byColumn = new long[hot.size()];
     byRow = new long[hot.size()];
-    int[] n = {0};
-    hot.forEach(
-        (x, y) -> {
-          byColumn[n[0]] = sortKey(x, y);
-          byRow[n[0]++] = sortKey(y, x);
-        });
+    for (int id = 0; id < hot.size(); id++) {
+      byColumn[id] = sortKey(hot.x(id), hot.y(id));
+      byRow[id] = sortKey(hot.y(id), hot.x(id));
+    }
     Arrays.sort(byColumn);
     Arrays.sort(byRow);
   }
@@ -305,20 +350,43 @@ final class GridSnapper {
     private boolean started;
     private int lastX;
     private int lastY;
+    private int start;
+    private int end;
 
     Emitter(Path path, int ring) {
       this.path = path;
       this.ring = ring;
     }
 
+    /** The next segment runs from hot pixel {@code start} to hot pixel {@code end}. */
+    void segment(int start, int end) {
+      this.start = start;
+      this.end = end;
+    }
+
     void emitIfHot(int x, int y) {
-      if ((started && x == lastX && y == lastY) || !hot.contains(x, y)) {
-        return;
+      // Small enough to be inlined into the walk, which calls it for every pixel it passes.
+      if (hot.contains(x, y) && (!started || x != lastX || y != lastY)) {
+        emit(x, y);
       }
+    }
+
+    private void emit(int x, int y) {
       started = true;
       lastX = x;
       lastY = y;
-      path.point(ring, x, y);
+      path.point(ring, idOf(x, y), x, y);
+    }
+
+    /** The id of a hot pixel the segment passes: one of its ends' without a lookup. */
+    private int idOf(int x, int y) {
+      if (x == hot.x(end) && y == hot.y(end)) {
+        return end;
+      }
+      if (x == hot.x(start) && y == hot.y(start)) {
+        return start;
+      }
+      return hot.idOf(x, y);
     }
   }
 }

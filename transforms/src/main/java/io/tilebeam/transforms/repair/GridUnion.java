@@ -47,10 +47,11 @@ public final class GridUnion {
 
   private final GeometryFactory factory;
 
-  // Grid points: their coordinates to dense ids. Sized for the input's points: snap rounding
-  // makes about one grid point and one edge of each (rarely more), so nothing grows as it is
-  // filled.
-  private final PairIds ids;
+  // Grid points: dense ids in the order the paths reach them, from the snapper's ids of its hot
+  // pixels (-1: not reached yet). Sized for the input's points: snap rounding makes about one grid
+  // point and one edge of each (rarely more), so nothing grows as it is filled.
+  private int[] idOfPixel;
+  private int points;
   private int[] px;
   private int[] py;
 
@@ -70,7 +71,8 @@ public final class GridUnion {
   private GridUnion(GeometryFactory factory, int points) {
     this.factory = factory;
     int expected = Math.max(256, points);
-    ids = new PairIds(expected);
+    idOfPixel = new int[expected];
+    Arrays.fill(idOfPixel, -1);
     px = new int[expected];
     py = new int[expected];
     edgeIds = new PairIds(expected);
@@ -148,12 +150,12 @@ public final class GridUnion {
     int[] sign = signs;
     GridSnapper.snap(
         rings,
-        (ring, x, y) -> {
+        (ring, pixel, x, y) -> {
           if (ring != previous[0]) {
             previous[0] = ring;
             previous[1] = -1;
           }
-          int next = point(x, y);
+          int next = point(pixel, x, y);
           if (previous[1] >= 0 && next != previous[1]) {
             addEdge(previous[1], next, sign[ring]);
           }
@@ -161,8 +163,19 @@ public final class GridUnion {
         });
   }
 
-  private int point(int x, int y) {
-    int id = ids.idOf(x, y);
+  /** The id of the grid point that is the snapper's hot pixel {@code pixel}. */
+  private int point(int pixel, int x, int y) {
+    if (pixel >= idOfPixel.length) {
+      int known = idOfPixel.length;
+      idOfPixel = Arrays.copyOf(idOfPixel, Math.max(pixel + 1, known * 2));
+      Arrays.fill(idOfPixel, known, idOfPixel.length, -1);
+    }
+    int id = idOfPixel[pixel];
+    if (id >= 0) {
+      return id;
+    }
+    id = points++;
+    idOfPixel[pixel] = id;
     if (id == px.length) {
       px = Arrays.copyOf(px, id * 2);
       py = Arrays.copyOf(py, id * 2);
@@ -238,7 +251,7 @@ public final class GridUnion {
         hTo[2 * k + 1] = from[e];
         hDelta[2 * k + 1] = -delta[e];
       }
-      int points = ids.size();
+      int points = GridUnion.this.points;
       start = new int[points + 1];
       for (int h = 0; h < halves; h++) {
         start[hFrom[h] + 1]++;
@@ -396,8 +409,8 @@ public final class GridUnion {
      */
     List<Coordinate[]> boundary(int[] left, List<int[]> meetings) {
       boolean[] out = new boolean[halves];
-      boolean[] leaves = new boolean[ids.size()];
-      meetAt = new boolean[ids.size()];
+      boolean[] leaves = new boolean[points];
+      meetAt = new boolean[points];
       for (int h = 0; h < halves; h++) {
         out[h] = left[h] >= 1 && left[h ^ 1] < 1;
         if (out[h]) {
@@ -407,7 +420,7 @@ public final class GridUnion {
         }
       }
       boolean[] used = new boolean[halves];
-      int[] seenAt = new int[ids.size()];
+      int[] seenAt = new int[points];
       Arrays.fill(seenAt, -1);
       int[] walk = new int[16];
       List<Coordinate[]> rings = new ArrayList<>();

@@ -61,20 +61,6 @@ final class PairIds {
     return i;
   }
 
-  /** Each pair seen, as {@code pair.accept(a, b)}, in no set order. */
-  void forEach(IntPairConsumer pair) {
-    for (int i = 0; i < keys.length; i++) {
-      if (used[i]) {
-        pair.accept((int) (keys[i] >> 32), (int) keys[i]);
-      }
-    }
-  }
-
-  /** Receives a pair. */
-  interface IntPairConsumer {
-    void accept(int a, int b);
-  }
-
   /** How many pairs were seen. */
   int size() {
     return size;

@@ -3,6 +3,7 @@ package io.tilebeam.transforms.repair;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,7 +29,7 @@ class GridSnapperTest {
     List<List<String>> out = new ArrayList<>();
     GridSnapper.snap(
         rings,
-        (ring, x, y) -> {
+        (ring, pixel, x, y) -> {
           while (out.size() <= ring) {
             out.add(new ArrayList<>());
           }
@@ -95,6 +96,56 @@ class GridSnapperTest {
   }
 
   @Test
+  void ringsSpreadTooWideForTheBitmapSnapAsTheyDoInOne() {
+    // A ring far away spreads the box of hot pixels beyond what the bitmap covers (about a million
+    // pixels on a side): the hash set answers instead, with the same paths for the near rings.
+    Random random = new Random(7);
+    for (int run = 0; run < 20; run++) {
+      List<CoordinateSequence> near = new ArrayList<>();
+      for (int r = 0; r < 4; r++) {
+        near.add(randomRing(random, 3 + random.nextInt(12), 60));
+      }
+      List<CoordinateSequence> spread = new ArrayList<>(near);
+      spread.add(ring(1e6, 1e6, 1e6 + 3, 1e6, 1e6, 1e6 + 3, 1e6, 1e6));
+      assertEquals(paths(near), paths(spread).subList(0, near.size()), "run " + run);
+    }
+  }
+
+  @Test
+  void eachGridPointHasOneDenseIdAmongTheHotPixels() {
+    List<CoordinateSequence> rings = new ArrayList<>();
+    Random random = new Random(11);
+    for (int r = 0; r < 6; r++) {
+      rings.add(randomRing(random, 3 + random.nextInt(15), 40));
+    }
+    java.util.Map<Integer, String> pointOfId = new java.util.HashMap<>();
+    java.util.Map<String, Integer> idOfPoint = new java.util.HashMap<>();
+    GridSnapper.snap(
+        rings,
+        (ring, pixel, x, y) -> {
+          String point = x + " " + y;
+          assertEquals(point, pointOfId.computeIfAbsent(pixel, k -> point));
+          assertEquals(pixel, idOfPoint.computeIfAbsent(point, k -> pixel));
+        });
+    // Ids count from 0; hot pixels no path passes (a crossing's, when rounding bends both
+    // segments around it) leave gaps, never repeats.
+    assertTrue(pointOfId.keySet().stream().allMatch(id -> id >= 0));
+    assertEquals(pointOfId.size(), idOfPoint.size());
+  }
+
+  /** A closed ring of {@code n} random vertices in [0, size)². */
+  private static CoordinateSequence randomRing(Random random, int n, double size) {
+    double[] xy = new double[2 * n + 2];
+    for (int i = 0; i < n; i++) {
+      xy[2 * i] = random.nextDouble() * size;
+      xy[2 * i + 1] = random.nextDouble() * size;
+    }
+    xy[2 * n] = xy[0];
+    xy[2 * n + 1] = xy[1];
+    return ring(xy);
+  }
+
+  @Test
   void coordinatesFarBeyondATileAreRefused() {
     IllegalArgumentException e =
         assertThrows(
@@ -126,7 +177,7 @@ class GridSnapperTest {
       int[] last = {-1, 0, 0};
       GridSnapper.snap(
           rings,
-          (ring, x, y) -> {
+          (ring, pixel, x, y) -> {
             if (last[0] == ring) {
               edges.add(new int[] {last[1], last[2], x, y});
             }
