@@ -223,12 +223,12 @@ final class GeoJsonStreamedFeatures {
 
   /** A position, the parser at its first number; read to its end. */
   private static Coordinate position(JsonParser p) throws IOException, NotFast {
-    double x = p.getDoubleValue();
+    double x = JsonNumbers.value(p, p.currentToken());
     JsonToken t = p.nextToken();
     if (t != JsonToken.VALUE_NUMBER_INT && t != JsonToken.VALUE_NUMBER_FLOAT) {
       throw NotFast.INSTANCE;
     }
-    double y = p.getDoubleValue();
+    double y = JsonNumbers.value(p, t);
     if (!Double.isFinite(x) || !Double.isFinite(y)) {
       throw NotFast.INSTANCE;
     }

@@ -249,7 +249,7 @@ final class PlainGeoJsonRecord {
     if (t != JsonToken.VALUE_NUMBER_FLOAT && t != JsonToken.VALUE_NUMBER_INT) {
       throw NotPlain.INSTANCE;
     }
-    return p.getDoubleValue();
+    return JsonNumbers.value(p, t);
   }
 
   private static void expect(JsonToken t, JsonToken wanted) throws NotPlain {

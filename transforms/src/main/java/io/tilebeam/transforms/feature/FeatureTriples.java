@@ -65,11 +65,7 @@ public final class FeatureTriples {
       if (length < 0) {
         throw new CoderException("a negative length of a chunk of " + what + ": " + length);
       }
-      byte[] bytes = in.readNBytes(length);
-      if (bytes.length != length) {
-        throw new EOFException(
-            "a chunk of " + what + " cut short: " + bytes.length + " of " + length + " bytes");
-      }
+      byte[] bytes = chunk(in, length, what);
       Reader r = new Reader(bytes, what);
       for (int i = 0; i < n; i++) {
         items.add(maker.make(r.text(), r.bytes(), r.text()));
@@ -78,6 +74,34 @@ public final class FeatureTriples {
     }
     return items;
   }
+
+  /**
+   * The {@code length} bytes of a chunk. A chunk of the usual size is read into an array of its
+   * size at once; {@link InputStream#readNBytes(int)} would gather it in pieces and copy them
+   * together, twice the garbage of a shuffle. A length beyond any chunk written whole (corrupt
+   * bytes) is read in pieces, so that it fails at the stream's end rather than allocating first.
+   */
+  private static byte[] chunk(InputStream in, int length, String what) throws IOException {
+    byte[] bytes;
+    if (length <= WHOLE_READ_BYTES) {
+      bytes = new byte[length];
+      int read = in.readNBytes(bytes, 0, length);
+      if (read == length) {
+        return bytes;
+      }
+      bytes = Arrays.copyOf(bytes, read);
+    } else {
+      bytes = in.readNBytes(length);
+    }
+    if (bytes.length != length) {
+      throw new EOFException(
+          "a chunk of " + what + " cut short: " + bytes.length + " of " + length + " bytes");
+    }
+    return bytes;
+  }
+
+  /** Chunk lengths up to which an array of the length is made before reading. */
+  private static final int WHOLE_READ_BYTES = 16 << 20;
 
   /**
    * A count of items written before them, refused when negative (bytes that are not this coding).

@@ -138,7 +138,7 @@ public final class GridUnion {
         // +1 where the ring, walked this way, has its inside on its left: a shell winds +1
         // around its inside, a hole -1.
         // JTS's signed ring area is positive for clockwise rings.
-        boolean anticlockwise = Area.ofRingSigned(c) <= 0;
+        boolean anticlockwise = signedArea(c) <= 0;
         if (rings.size() == signs.length) {
           signs = Arrays.copyOf(signs, signs.length * 2);
         }
@@ -161,6 +161,31 @@ public final class GridUnion {
           }
           previous[1] = next;
         });
+  }
+
+  /**
+   * JTS's {@code Area.ofRingSigned} (positive for clockwise rings), the same arithmetic in the same
+   * order, without the coordinates it makes: a wound piece has thousands of rings.
+   */
+  static double signedArea(CoordinateSequence ring) {
+    int n = ring.size();
+    if (n < 3) {
+      return 0;
+    }
+    double x0 = ring.getX(0);
+    double previousY = ring.getY(0);
+    double x = ring.getX(1) - x0;
+    double y = ring.getY(1);
+    double sum = 0;
+    for (int i = 1; i < n - 1; i++) {
+      double nextX = ring.getX(i + 1) - x0;
+      double nextY = ring.getY(i + 1);
+      sum += x * (previousY - nextY);
+      previousY = y;
+      x = nextX;
+      y = nextY;
+    }
+    return sum / 2.0;
   }
 
   /** The id of the grid point that is the snapper's hot pixel {@code pixel}. */

@@ -48,4 +48,23 @@ final class TileGrid {
   Geometry fromGrid(Geometry g) {
     return fromGrid.transform(g);
   }
+
+  /**
+   * {@link #toGrid}, moving {@code g}'s own coordinates (the same arithmetic, without the copy):
+   * for a geometry no one else holds. A tile's pieces are millions of coordinates.
+   */
+  Geometry toGridInPlace(Geometry g) {
+    return inPlace(g, toGrid);
+  }
+
+  /** {@link #fromGrid}, moving {@code g}'s own coordinates: for a geometry no one else holds. */
+  Geometry fromGridInPlace(Geometry g) {
+    return inPlace(g, fromGrid);
+  }
+
+  private static Geometry inPlace(Geometry g, AffineTransformation t) {
+    g.apply(t);
+    g.geometryChanged();
+    return g;
+  }
 }

@@ -71,7 +71,9 @@ public final class TileRenderer {
   private GeometryRepair.Repaired finish(Geometry target, TileGrid grid, boolean wound)
       throws TileDataException {
     if (grid != null) {
-      Geometry inUnits = grid.toGrid(target);
+      // The piece's own geometry is moved onto the grid where nothing reads it in the CRS after:
+      // a wound piece's way back to the CRS is from its union.
+      Geometry inUnits = wound ? grid.toGridInPlace(target) : grid.toGrid(target);
       Geometry onGrid = gridRounder.round(inUnits);
       if (onGrid.isEmpty()) {
         return null;
@@ -184,7 +186,8 @@ public final class TileRenderer {
         cleaned += r.rung().cleaned() ? 1 : 0;
         repaired += r.rung().repaired() ? 1 : 0;
         vertices += r.geometry().getNumPoints();
-        Geometry finished = grid == null ? r.geometry() : grid.fromGrid(r.geometry());
+        // The finished geometry is this piece's own, made here: moved back in place.
+        Geometry finished = grid == null ? r.geometry() : grid.fromGridInPlace(r.geometry());
         out.add(new RenderedFeature(piece.id(), WkbBytes.of(writer, finished), piece.properties()));
       } catch (TileDataException e) {
         deadLetters.add(

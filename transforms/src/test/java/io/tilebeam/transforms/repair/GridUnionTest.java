@@ -246,4 +246,25 @@ class GridUnionTest {
     }
     assertEquals(1, seen.size(), seen::toString);
   }
+
+  @Test
+  void signedAreaIsJtssToTheBit() {
+    Random random = new Random(23);
+    for (int run = 0; run < 2_000; run++) {
+      int n = 3 + random.nextInt(30);
+      double[] xy = new double[2 * n + 2];
+      for (int i = 0; i < n; i++) {
+        xy[2 * i] = 4096 * random.nextDouble() - 64;
+        xy[2 * i + 1] = run % 2 == 0 ? random.nextInt(4) : 4096 * random.nextDouble();
+      }
+      xy[2 * n] = xy[0];
+      xy[2 * n + 1] = xy[1];
+      org.locationtech.jts.geom.CoordinateSequence ring =
+          new org.locationtech.jts.geom.impl.PackedCoordinateSequence.Double(xy, 2, 0);
+      assertEquals(
+          Double.doubleToLongBits(org.locationtech.jts.algorithm.Area.ofRingSigned(ring)),
+          Double.doubleToLongBits(GridUnion.signedArea(ring)),
+          "run " + run);
+    }
+  }
 }
