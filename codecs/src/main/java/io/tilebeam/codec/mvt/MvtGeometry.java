@@ -52,7 +52,20 @@ public final class MvtGeometry {
 
   /** The commands of {@code g} (in the tile's CRS) on a grid of {@code extent}; null if none. */
   public static Commands encode(Geometry g, Envelope tile, int extent) {
-    return new MvtGeometry(tile, extent).encode(g);
+    MvtGeometry m = new MvtGeometry(tile, extent);
+    return m.encodeGrid(m.toGrid.transform(g));
+  }
+
+  /**
+   * {@link #encode}, moving {@code g}'s own coordinates onto the grid rather than a copy of them
+   * (the same arithmetic): for a geometry made for this call alone, such as one just read from WKB.
+   * {@code g} is in grid units afterwards.
+   */
+  public static Commands encodeInPlace(Geometry g, Envelope tile, int extent) {
+    MvtGeometry m = new MvtGeometry(tile, extent);
+    g.apply(m.toGrid);
+    g.geometryChanged();
+    return m.encodeGrid(g);
   }
 
   /**
@@ -107,8 +120,8 @@ public final class MvtGeometry {
     return on[0];
   }
 
-  private Commands encode(Geometry g) {
-    Geometry inUnits = toGrid.transform(g);
+  /** The commands of a geometry in grid units. */
+  private Commands encodeGrid(Geometry inUnits) {
     // A geometry the renderer finished on this very grid is valid there as it is: each coordinate
     // is rounded to its grid point as it is written (repeats dropped, rings without area left
     // out), where snap-rounding the whole geometry again would cost an overlay per feature.

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.io.WKTReader;
@@ -84,5 +85,26 @@ class MvtGeometryTest {
                 + " POLYGON ((0 0, 100 0, 100 100, 0 100, 0 0)))",
             MvtGeometry.POLYGON);
     assertEquals(11, c.length);
+  }
+
+  @Test
+  void encodingInPlaceWritesTheSameCommands() throws Exception {
+    Envelope tile = new Envelope(-20037508.342789244, 0, 0, 20037508.342789244);
+    for (String wkt :
+        List.of(
+            "POINT (-1234567.891 7654321.123)",
+            "LINESTRING (-2e7 1e7, -1e7 2e7, -5e6 3e5)",
+            "POLYGON ((-2e7 1, -1 1, -1 2e7, -2e7 2e7, -2e7 1), (-1e7 1e7, -1e7 1.1e7, -9e6 1.1e7,"
+                + " -1e7 1e7))",
+            "MULTIPOLYGON (((-3e6 3e6, -2e6 3e6, -2e6 4e6, -3e6 3e6)), ((-1e6 1e6, -9e5 1e6, -1e6"
+                + " 1.1e6, -1e6 1e6)))")) {
+      MvtGeometry.Commands copied = MvtGeometry.encode(new WKTReader().read(wkt), tile, 4096);
+      MvtGeometry.Commands moved = MvtGeometry.encodeInPlace(new WKTReader().read(wkt), tile, 4096);
+      assertEquals(copied.type(), moved.type(), wkt);
+      assertArrayEquals(
+          Arrays.copyOf(copied.values(), copied.length()),
+          Arrays.copyOf(moved.values(), moved.length()),
+          wkt);
+    }
   }
 }

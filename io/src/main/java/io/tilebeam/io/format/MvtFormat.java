@@ -119,7 +119,8 @@ public final class MvtFormat implements VectorFormat {
       } catch (ParseException e) {
         throw new IOException("feature " + f.id() + " has unreadable WKB", e);
       }
-      MvtGeometry.Commands commands = MvtGeometry.encode(g, envelope, EXTENT);
+      // The geometry was read for this tile alone: moved onto the grid as it is, not copied.
+      MvtGeometry.Commands commands = MvtGeometry.encodeInPlace(g, envelope, EXTENT);
       if (commands == null) {
         continue;
       }
