@@ -163,15 +163,7 @@ class GridSnapperTest {
     for (int run = 0; run < 50; run++) {
       List<CoordinateSequence> rings = new ArrayList<>();
       for (int r = 0; r < 6; r++) {
-        int n = 3 + random.nextInt(20);
-        double[] xy = new double[2 * n + 2];
-        for (int i = 0; i < n; i++) {
-          xy[2 * i] = random.nextDouble() * 40;
-          xy[2 * i + 1] = random.nextDouble() * 40;
-        }
-        xy[2 * n] = xy[0];
-        xy[2 * n + 1] = xy[1];
-        rings.add(ring(xy));
+        rings.add(randomRing(random, 3 + random.nextInt(20), 40));
       }
       List<int[]> edges = new ArrayList<>();
       int[] last = {-1, 0, 0};
