@@ -124,11 +124,15 @@ final class Simplifier {
       double by = p.y(b % n);
       double worst = -1;
       int index = -1;
-      for (int i = a + 1; i < b; i++) {
-        double d = Planar.squaredToSegment(p.x(i % n), p.y(i % n), ax, ay, bx, by);
+      // j is i wrapped at the size, stepped along rather than divided for every point.
+      for (int i = a + 1, j = (a + 1) % n; i < b; i++) {
+        double d = Planar.squaredToSegment(p.x(j), p.y(j), ax, ay, bx, by);
         if (d > worst) {
           worst = d;
           index = i;
+        }
+        if (++j == n) {
+          j = 0;
         }
       }
       if (index >= 0 && worst > t2) {
