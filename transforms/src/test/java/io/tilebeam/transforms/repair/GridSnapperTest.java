@@ -101,10 +101,7 @@ class GridSnapperTest {
     // pixels on a side): the hash set answers instead, with the same paths for the near rings.
     Random random = new Random(7);
     for (int run = 0; run < 20; run++) {
-      List<CoordinateSequence> near = new ArrayList<>();
-      for (int r = 0; r < 4; r++) {
-        near.add(randomRing(random, 3 + random.nextInt(12), 60));
-      }
+      List<CoordinateSequence> near = randomRings(random, 4, 12, 60);
       List<CoordinateSequence> spread = new ArrayList<>(near);
       spread.add(ring(1e6, 1e6, 1e6 + 3, 1e6, 1e6, 1e6 + 3, 1e6, 1e6));
       assertEquals(paths(near), paths(spread).subList(0, near.size()), "run " + run);
@@ -113,11 +110,7 @@ class GridSnapperTest {
 
   @Test
   void eachGridPointHasOneDenseIdAmongTheHotPixels() {
-    List<CoordinateSequence> rings = new ArrayList<>();
-    Random random = new Random(11);
-    for (int r = 0; r < 6; r++) {
-      rings.add(randomRing(random, 3 + random.nextInt(15), 40));
-    }
+    List<CoordinateSequence> rings = randomRings(new Random(11), 6, 15, 40);
     java.util.Map<Integer, String> pointOfId = new java.util.HashMap<>();
     java.util.Map<String, Integer> idOfPoint = new java.util.HashMap<>();
     GridSnapper.snap(
@@ -131,6 +124,16 @@ class GridSnapperTest {
     // segments around it) leave gaps, never repeats.
     assertTrue(pointOfId.keySet().stream().allMatch(id -> id >= 0));
     assertEquals(pointOfId.size(), idOfPoint.size());
+  }
+
+  /** {@code count} closed rings of 3 to {@code 2 + extra} random vertices in [0, size)². */
+  private static List<CoordinateSequence> randomRings(
+      Random random, int count, int extra, double size) {
+    List<CoordinateSequence> rings = new ArrayList<>();
+    for (int r = 0; r < count; r++) {
+      rings.add(randomRing(random, 3 + random.nextInt(extra), size));
+    }
+    return rings;
   }
 
   /** A closed ring of {@code n} random vertices in [0, size)². */
@@ -161,10 +164,7 @@ class GridSnapperTest {
   void randomRingsSnapIntoAPlanarGraph() {
     Random random = new Random(36);
     for (int run = 0; run < 50; run++) {
-      List<CoordinateSequence> rings = new ArrayList<>();
-      for (int r = 0; r < 6; r++) {
-        rings.add(randomRing(random, 3 + random.nextInt(20), 40));
-      }
+      List<CoordinateSequence> rings = randomRings(random, 6, 20, 40);
       List<int[]> edges = new ArrayList<>();
       int[] last = {-1, 0, 0};
       GridSnapper.snap(
