@@ -28,6 +28,9 @@ public final class FeatureTriples {
   /** Bytes after which a chunk is written; a single larger item makes a chunk of its own. */
   static final int CHUNK_BYTES = 64 << 10;
 
+  /** Chunk lengths up to which an array of the length is made before reading. */
+  private static final int WHOLE_READ_BYTES = 16 << 20;
+
   /** Makes one item from its three parts. */
   public interface Maker<T> {
     /** The item with this id, geometry bytes and properties. */
@@ -83,25 +86,20 @@ public final class FeatureTriples {
    */
   private static byte[] chunk(InputStream in, int length, String what) throws IOException {
     byte[] bytes;
+    int read;
     if (length <= WHOLE_READ_BYTES) {
       bytes = new byte[length];
-      int read = in.readNBytes(bytes, 0, length);
-      if (read == length) {
-        return bytes;
-      }
-      bytes = Arrays.copyOf(bytes, read);
+      read = in.readNBytes(bytes, 0, length);
     } else {
       bytes = in.readNBytes(length);
+      read = bytes.length;
     }
-    if (bytes.length != length) {
+    if (read != length) {
       throw new EOFException(
-          "a chunk of " + what + " cut short: " + bytes.length + " of " + length + " bytes");
+          "a chunk of " + what + " cut short: " + read + " of " + length + " bytes");
     }
     return bytes;
   }
-
-  /** Chunk lengths up to which an array of the length is made before reading. */
-  private static final int WHOLE_READ_BYTES = 16 << 20;
 
   /**
    * A count of items written before them, refused when negative (bytes that are not this coding).

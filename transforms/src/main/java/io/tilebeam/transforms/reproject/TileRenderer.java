@@ -71,9 +71,10 @@ public final class TileRenderer {
   private GeometryRepair.Repaired finish(Geometry target, TileGrid grid, boolean wound)
       throws TileDataException {
     if (grid != null) {
-      // The piece's own geometry is moved onto the grid where nothing reads it in the CRS after:
-      // a wound piece's way back to the CRS is from its union.
-      Geometry inUnits = wound ? grid.toGridInPlace(target) : grid.toGrid(target);
+      // A wound polygonal piece goes back to the CRS from its union (rounding keeps it polygonal or
+      // leaves nothing), never from its own geometry: that is moved onto the grid, not copied.
+      boolean movedToGrid = wound && GeometryRepair.isPolygonal(target);
+      Geometry inUnits = movedToGrid ? grid.toGridInPlace(target) : grid.toGrid(target);
       Geometry onGrid = gridRounder.round(inUnits);
       if (onGrid.isEmpty()) {
         return null;
