@@ -34,7 +34,7 @@ final class GridSnapper {
   static final double MAX_UNITS = 1 << 20;
 
   private final List<CoordinateSequence> rings;
-  private final HotPixels hot;
+  private HotPixels hot;
 
   // Every segment of every ring, flat: from (x0, y0) to (x1, y1).
   private final double[] x0;
@@ -45,9 +45,8 @@ final class GridSnapper {
   private final int[] startPixel;
   private final int[] endPixel;
 
-  private GridSnapper(List<CoordinateSequence> rings, int segments, HotPixels hot) {
+  private GridSnapper(List<CoordinateSequence> rings, int segments) {
     this.rings = rings;
-    this.hot = hot;
     x0 = new double[segments];
     y0 = new double[segments];
     x1 = new double[segments];
@@ -67,10 +66,11 @@ final class GridSnapper {
     for (CoordinateSequence ring : rings) {
       segments += Math.max(0, ring.size() - 1);
     }
+    GridSnapper s = new GridSnapper(rings, segments);
     // Every vertex is a hot pixel, most of them distinct: one per segment, and a ring's last. All
     // lie in the vertices' box, crossings too (each inside two segments' boxes).
-    try (HotPixels hot = pixelsOfVertices(rings, segments + rings.size())) {
-      GridSnapper s = new GridSnapper(rings, segments, hot);
+    try (HotPixels hot = s.pixelsOfVertices(segments + rings.size())) {
+      s.hot = hot;
       s.collect();
       s.addCrossings();
       s.walk(path);
@@ -83,7 +83,7 @@ final class GridSnapper {
    * @throws IllegalArgumentException when a coordinate is not finite or lies beyond {@link
    *     #MAX_UNITS}
    */
-  private static HotPixels pixelsOfVertices(List<CoordinateSequence> rings, int expected) {
+  private HotPixels pixelsOfVertices(int expected) {
     double minX = Double.POSITIVE_INFINITY;
     double minY = Double.POSITIVE_INFINITY;
     double maxX = Double.NEGATIVE_INFINITY;
