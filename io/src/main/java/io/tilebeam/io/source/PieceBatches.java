@@ -17,9 +17,11 @@ import org.apache.beam.sdk.values.KV;
  * record framed, spilled and read back.
  *
  * <p>What is held is bounded: a tile's batch goes on when it holds {@link #TILE_BYTES}, and every
- * batch goes when all of them together hold {@link #HELD_BYTES}; the reading DoFns send the rest
- * when a split, a group or a bundle ends. The order of pieces within a tile does not matter: the
- * renderer sorts a tile's features.
+ * batch goes when all of them together hold {@link #HELD_BYTES}; a piece larger than {@link
+ * PieceParts#PART_BYTES} goes on at once, in parts, so that no record of the join is much larger
+ * than a batch (see {@link PieceParts} for why); the reading DoFns send the rest when a split, a
+ * group or a bundle ends. The order of pieces within a tile does not matter: the renderer sorts a
+ * tile's features.
  */
 final class PieceBatches {
 
@@ -74,8 +76,15 @@ final class PieceBatches {
    */
   void add(String layer, TileId tile, FeaturePiece piece, Consumer<KV<String, TileInput>> out) {
     LayerTile key = new LayerTile(layer, tile);
-    Batch batch = held.computeIfAbsent(key, t -> new Batch());
     long size = estimate(piece);
+    if (size > PieceParts.PART_BYTES) {
+      String ref = key.ref();
+      for (TileInput.Part part : PieceParts.split(piece, PieceParts.PART_BYTES)) {
+        out.accept(KV.of(ref, part));
+      }
+      return;
+    }
+    Batch batch = held.computeIfAbsent(key, t -> new Batch());
     batch.pieces.add(piece);
     batch.bytes += size;
     heldBytes += size;

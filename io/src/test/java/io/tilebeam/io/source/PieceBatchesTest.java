@@ -137,4 +137,90 @@ class PieceBatchesTest {
     byte[] cut = Arrays.copyOf(bytes, bytes.length - 1);
     assertThrows(Exception.class, () -> CoderUtils.decodeFromByteArray(TileInputCoder.of(), cut));
   }
+
+  /** A piece of {@code wkbBytes} of seeded noise, so that its parts differ. */
+  private static FeaturePiece noise(String id, int wkbBytes, long seed) {
+    byte[] wkb = new byte[wkbBytes];
+    new java.util.Random(seed).nextBytes(wkb);
+    return new FeaturePiece(id, wkb, "{\"name\":\"" + id + "\"}");
+  }
+
+  @Test
+  void aLargePieceGoesAtOnceInPartsNoneLargerThanAPartAndTheBatchStays() {
+    PieceBatches batches = new PieceBatches();
+    List<KV<String, TileInput>> sent = new ArrayList<>();
+    batches.add("l", TileId.of(0, 0, 0), piece(1, 10), sent::add);
+    FeaturePiece large = noise("canada", 3 * PieceParts.PART_BYTES + 1000, 7);
+    batches.add("l", TileId.of(0, 0, 0), large, sent::add);
+    assertEquals(4, sent.size(), sent.toString());
+    for (int i = 0; i < sent.size(); i++) {
+      assertEquals("l/0/0/0", sent.get(i).getKey());
+      TileInput.Part part = (TileInput.Part) sent.get(i).getValue();
+      assertEquals(i, part.index());
+      assertEquals(4, part.count());
+      assertTrue(part.bytes().length <= PieceParts.PART_BYTES);
+    }
+    assertTrue(!batches.isEmpty(), "the small piece is still held");
+    batches.sendAll(sent::add);
+    assertEquals(List.of("l/0/0/0:#1"), ids(sent.subList(4, sent.size())));
+  }
+
+  @Test
+  void partsMakeTheirPiecesAgainInAnyOrderAndARepeatedPieceTwice() {
+    FeaturePiece a = noise("a", 5 * PieceParts.PART_BYTES, 1);
+    FeaturePiece b = noise("b", PieceParts.PART_BYTES + 1, 2);
+    List<TileInput.Part> parts = new ArrayList<>();
+    parts.addAll(PieceParts.split(a, PieceParts.PART_BYTES));
+    parts.addAll(PieceParts.split(b, PieceParts.PART_BYTES));
+    parts.addAll(PieceParts.split(b, PieceParts.PART_BYTES));
+    java.util.Collections.shuffle(parts, new java.util.Random(3));
+    PieceParts.Assembler assembler = new PieceParts.Assembler();
+    parts.forEach(assembler::add);
+    List<FeaturePiece> made = new ArrayList<>();
+    assertEquals(null, assembler.pieces(made::add));
+    made.sort(java.util.Comparator.comparing(FeaturePiece::id));
+    assertEquals(List.of(a, b, b), made);
+  }
+
+  @Test
+  void aPieceMissingAPartIsSaidNotMade() {
+    List<TileInput.Part> parts =
+        new ArrayList<>(
+            PieceParts.split(noise("norway", 3 * PieceParts.PART_BYTES - 100, 4), 1 << 18));
+    parts.remove(1);
+    PieceParts.Assembler assembler = new PieceParts.Assembler();
+    parts.forEach(assembler::add);
+    List<FeaturePiece> made = new ArrayList<>();
+    String wrong = assembler.pieces(made::add);
+    assertEquals(
+        "the piece of feature norway came incomplete from the join: part 2 of 3 seen 0 times,"
+            + " part 1 1",
+        wrong);
+    assertTrue(made.isEmpty());
+  }
+
+  @Test
+  void aPartHasFixedBytesAndItsLengthsAreCheckedBeforeReading() throws Exception {
+    FeaturePiece p = new FeaturePiece("a", new byte[] {1, 2, 3, 4, 5}, "{}");
+    List<TileInput.Part> parts = PieceParts.split(p, 8);
+    // The piece's coding: 1 item, 11 bytes (id "a", 5 WKB bytes, "{}"), the end: 14 bytes.
+    assertEquals(2, parts.size());
+    assertEquals("010b016105010203", HexFormat.of().formatHex(parts.get(0).bytes()));
+    assertEquals(32, parts.get(0).token().length);
+    assertTrue(Arrays.equals(parts.get(0).token(), parts.get(1).token()), "one piece, one digest");
+    byte[] bytes = CoderUtils.encodeToByteArray(TileInputCoder.of(), parts.get(1));
+    String token = HexFormat.of().formatHex(parts.get(1).token());
+    // Tag, id, digest, index 1, count 2, the last 6 bytes of the coding.
+    assertEquals(
+        "04" + "0161" + token + "01" + "02" + "06" + "0405027b7d00",
+        HexFormat.of().formatHex(bytes));
+    assertEquals(parts.get(1), CoderUtils.decodeFromByteArray(TileInputCoder.of(), bytes));
+    // A slice claiming a gigabyte is refused before an array of its size is made.
+    byte[] huge = HexFormat.of().parseHex("04" + "0161" + token + "00" + "01" + "8080808004");
+    assertThrows(Exception.class, () -> CoderUtils.decodeFromByteArray(TileInputCoder.of(), huge));
+    // A part out of its count is not a part.
+    byte[] outOfRange = HexFormat.of().parseHex("04" + "0161" + token + "02" + "02" + "00");
+    assertThrows(
+        Exception.class, () -> CoderUtils.decodeFromByteArray(TileInputCoder.of(), outOfRange));
+  }
 }

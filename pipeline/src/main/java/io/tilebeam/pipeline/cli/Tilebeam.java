@@ -164,7 +164,8 @@ public final class Tilebeam {
    * core, so it carries real data at real zooms, which the DirectRunner (held in memory, for tests
    * and small jobs) does not. On Flink, embedded or not, Flink's cheaper object copies ({@code
    * --fasterCopy}) and fully pipelined exchanges ({@code --executionModeForBatch=PIPELINED_FORCED})
-   * are on unless given.
+   * are on unless given, and the embedded Flink's sort memory is a fixed size a slot unless Flink
+   * is given a configuration ({@link EmbeddedFlinkMemory}).
    *
    * <p>On the DirectRunner, its element checks (every element encoded and compared after every
    * step, to catch coder and mutation bugs while developing a pipeline) are off unless asked for:
@@ -219,6 +220,7 @@ public final class Tilebeam {
       // the claimed tiles' side input, whose producer shares no upstream with the reading it feeds.
       flink.setExecutionModeForBatch("PIPELINED_FORCED");
     }
+    EmbeddedFlinkMemory.apply(flink, System::getenv);
   }
 
   private static boolean given(java.util.List<String> args, String option) {

@@ -43,6 +43,33 @@ class BeamOptionsTest {
   }
 
   @Test
+  void theEmbeddedFlinksSortMemoryIsAFixedSizeASlotUnlessFlinkIsConfigured() throws Exception {
+    FlinkPipelineOptions embedded =
+        Tilebeam.beamOptions(List.of("--parallelism=3")).as(FlinkPipelineOptions.class);
+    java.nio.file.Path conf =
+        java.nio.file.Path.of(embedded.getFlinkConfDir()).resolve("flink-conf.yaml");
+    assertTrue(
+        java.nio.file.Files.readString(conf).contains("taskmanager.memory.managed.size: 384m"),
+        java.nio.file.Files.readString(conf));
+
+    FlinkPipelineOptions given =
+        Tilebeam.beamOptions(List.of("--flinkConfDir=/etc/flink")).as(FlinkPipelineOptions.class);
+    assertEquals("/etc/flink", given.getFlinkConfDir());
+
+    FlinkPipelineOptions byEnv =
+        Tilebeam.beamOptions(List.of("--runner=FlinkRunner", "--flinkMaster=[local]"))
+            .as(FlinkPipelineOptions.class);
+    byEnv.setFlinkConfDir(null);
+    EmbeddedFlinkMemory.apply(byEnv, name -> name.equals("FLINK_CONF_DIR") ? "/etc/flink" : null);
+    assertEquals(null, byEnv.getFlinkConfDir(), "Flink's own configuration is the user's");
+
+    FlinkPipelineOptions cluster =
+        Tilebeam.beamOptions(List.of("--runner=FlinkRunner", "--flinkMaster=jm:8081"))
+            .as(FlinkPipelineOptions.class);
+    assertEquals(null, cluster.getFlinkConfDir(), "a cluster's memory is its own");
+  }
+
+  @Test
   void otherRunnersAreLeftAsGiven() {
     assertEquals(
         FlinkRunner.class,

@@ -1,0 +1,77 @@
+package io.tilebeam.pipeline.cli;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
+
+/**
+ * The sort memory of the embedded Flink ({@code --flinkMaster=[local]}), set by tilebeam unless the
+ * user gives Flink a configuration of their own ({@code --flinkConfDir} or {@code FLINK_CONF_DIR}).
+ *
+ * <p>Why: without one, Beam sizes the embedded TaskManager's managed memory at 40 % of the heap
+ * free when the job starts, off the heap and on top of {@code -Xmx}: 760 MB under {@code -Xmx2g},
+ * which Flink takes when its sorts open (the join of pieces by tile sorts everything the reading
+ * cut), about 380 MB of it for the countries at zooms 0-8; and a JVM without {@code -Xmx} on a
+ * large machine would add gigabytes. tilebeam's largest sorted record is bounded (pieces go in
+ * parts of 256 KiB, see {@code PieceParts}), so a fixed {@link #BYTES_PER_SLOT} a slot is enough.
+ *
+ * <p>Beam reads Flink's settings only from a configuration directory, so this writes one, with that
+ * one setting, to a temporary directory removed when the JVM exits.
+ */
+final class EmbeddedFlinkMemory {
+
+  /**
+   * Managed (sort) memory per task slot. Flink's sort then takes records up to about 12 MB (a
+   * slot's memory over 11: 8 MB gave 753,664 bytes), far above tilebeam's. On the countries at
+   * zooms 0-8 (scripts/bench/mvt-countries.sh, runs taken in turn): 64 MB a slot 123-133 CPU-s and
+   * 1.17-1.26 GB peak RSS, 128 MB 118-125 and 1.12-1.22 GB, 256 MB 129-130 and 1.34-1.38 GB, Beam's
+   * 40 % (760 MB) 119-123 and 1.35-1.36 GB.
+   */
+  static final long BYTES_PER_SLOT = 128L << 20;
+
+  private EmbeddedFlinkMemory() {}
+
+  /**
+   * Points {@code flink} at a configuration directory that sets the managed memory to {@link
+   * #BYTES_PER_SLOT} a slot, when it runs the embedded Flink without a configuration of its own;
+   * else leaves it as it is. {@code env} reads the environment.
+   */
+  static void apply(FlinkPipelineOptions flink, Function<String, String> env) {
+    if (!"[local]".equals(flink.getFlinkMaster())
+        || flink.getFlinkConfDir() != null
+        || env.apply("FLINK_CONF_DIR") != null) {
+      return;
+    }
+    int slots =
+        flink.getParallelism() > 0
+            ? flink.getParallelism()
+            : Runtime.getRuntime().availableProcessors();
+    flink.setFlinkConfDir(write(settings(slots)).toString());
+  }
+
+  /** The settings for {@code slots} task slots, as Flink's configuration file has them. */
+  static Map<String, String> settings(int slots) {
+    return Map.of("taskmanager.memory.managed.size", (slots * BYTES_PER_SLOT >> 20) + "m");
+  }
+
+  private static Path write(Map<String, String> settings) {
+    try {
+      Path dir = Files.createTempDirectory("tilebeam-flink-");
+      // Deleted in the reverse order of these calls: the file, then its directory.
+      dir.toFile().deleteOnExit();
+      Path file = dir.resolve("flink-conf.yaml");
+      file.toFile().deleteOnExit();
+      StringBuilder text = new StringBuilder("# Written by tilebeam for its embedded Flink.\n");
+      settings.forEach((k, v) -> text.append(k).append(": ").append(v).append('\n'));
+      Files.writeString(file, text, StandardCharsets.UTF_8);
+      return dir;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the embedded Flink's configuration: " + e, e);
+    }
+  }
+}
