@@ -29,6 +29,12 @@ final class TileInputCoder extends AtomicCoder<TileInput> {
   /** The most bytes a part's slice is read as: a length beyond it is not this coding. */
   private static final int MAX_PART_BYTES = 16 << 20;
 
+  /**
+   * The most parts a piece is read as having: its coding is one array, at most 2 GiB, which is
+   * 8,192 parts of {@link PieceParts#PART_BYTES}; a count beyond it is not this coding.
+   */
+  private static final int MAX_PARTS = 1 << 16;
+
   private static final int TOKEN_BYTES = 32;
 
   private TileInputCoder() {}
@@ -87,6 +93,9 @@ final class TileInputCoder extends AtomicCoder<TileInput> {
     int length = VarIntCoder.of().decode(in);
     if (length < 0 || length > MAX_PART_BYTES) {
       throw new CoderException("a part of a piece of " + id + " of " + length + " bytes");
+    }
+    if (count > MAX_PARTS) {
+      throw new CoderException("a piece of " + id + " in " + count + " parts");
     }
     byte[] bytes = exactly(in, length, "a part of a piece of " + id);
     try {

@@ -218,6 +218,10 @@ class PieceBatchesTest {
     // A slice claiming a gigabyte is refused before an array of its size is made.
     byte[] huge = HexFormat.of().parseHex("04" + "0161" + token + "00" + "01" + "8080808004");
     assertThrows(Exception.class, () -> CoderUtils.decodeFromByteArray(TileInputCoder.of(), huge));
+    // Nor a piece in more parts than any array could be cut into.
+    byte[] tooMany = HexFormat.of().parseHex("04" + "0161" + token + "00" + "ffffffff07" + "00");
+    assertThrows(
+        Exception.class, () -> CoderUtils.decodeFromByteArray(TileInputCoder.of(), tooMany));
     // A part out of its count is not a part.
     byte[] outOfRange = HexFormat.of().parseHex("04" + "0161" + token + "02" + "02" + "00");
     assertThrows(
