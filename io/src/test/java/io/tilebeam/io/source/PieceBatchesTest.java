@@ -217,7 +217,13 @@ class PieceBatchesTest {
     assertEquals(parts.get(1), CoderUtils.decodeFromByteArray(TileInputCoder.of(), bytes));
     // A slice claiming a gigabyte is refused before an array of its size is made.
     byte[] huge = HexFormat.of().parseHex("04" + "0161" + token + "00" + "01" + "8080808004");
-    assertThrows(Exception.class, () -> CoderUtils.decodeFromByteArray(TileInputCoder.of(), huge));
+    Exception refused =
+        assertThrows(
+            Exception.class, () -> CoderUtils.decodeFromByteArray(TileInputCoder.of(), huge));
+    // By the bound, not by reading short after allocating.
+    assertTrue(
+        String.valueOf(refused.getMessage()).contains("of 1073741824 bytes"),
+        String.valueOf(refused.getMessage()));
     // Nor a piece in more parts than any array could be cut into.
     byte[] tooMany = HexFormat.of().parseHex("04" + "0161" + token + "00" + "ffffffff07" + "00");
     assertThrows(
