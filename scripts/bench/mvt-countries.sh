@@ -16,6 +16,10 @@
 #
 # The data is fetched with npm the first time into $TILEBEAM_BENCH_DATA (default
 # ~/.cache/tilebeam-bench), outside the repository; it is never committed.
+# The jobs share one ledger home, made before them by a one-tile job timed apart: a scheduled job
+# finds its ledger there from the runs before, and the first start of a new home (the embedded
+# PostgreSQL's initdb, about 1 CPU-s counted in GNU time's figure as the JVM's child) is printed
+# apart, once.
 # RUNS picks tilebeam's jobs (default "low all pmtiles"); PEER=0 leaves the peer out.
 # Usage: [KEEP=1] [PEER=0] [RUNS="low all pmtiles"] scripts/bench/mvt-countries.sh [MAX_ZOOM]
 set -euo pipefail
@@ -31,6 +35,30 @@ scripts/build.sh
 scripts/bench/warm-up.sh
 work="$(mktemp -d)"
 trap '[[ -n "${KEEP:-}" ]] || rm -rf "$work"' EXIT
+
+# The ledger home: made by a job of one point and one tile, timed apart.
+cat > "$work/ledger.geojson" <<'GEOJSON'
+{"type": "FeatureCollection", "features": [
+  {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [0.5, 0.5]}}]}
+GEOJSON
+cat > "$work/ledger.yaml" <<JOB
+namespace: bench-mvt-ledger
+layers:
+  - name: point
+    source: {uri: $work/ledger.geojson, format: geojson}
+    extents: [{bbox: [0.1, 0.1, 0.9, 0.9]}]
+    tileMatrixSet: WebMercatorQuad
+    zooms: [0, 0]
+    targetCrs: EPSG:3857
+    output: {uri: $work/out-ledger, format: mvt}
+JOB
+/usr/bin/time -f "%e %U %S" -o "$work/ledger.time" \
+  scripts/tilebeam run --job "$work/ledger.yaml" --home "$work/home" > "$work/ledger.log" 2>&1 || {
+  tail -30 "$work/ledger.log"
+  exit 1
+}
+read -r wall user sys < "$work/ledger.time"
+echo "ledger home made (its initdb and a one-tile job): $wall s wall, $(echo "$user + $sys" | bc) CPU-s"
 
 # Runs one tilebeam job: NAME, its last zoom and its output, prints one line of figures.
 run_tilebeam() {
@@ -49,7 +77,7 @@ JOB
   local start end
   start=$(date +%s.%N)
   TILEBEAM_JAVA_OPTS="-Xmx2g" /usr/bin/time -v -o "$work/$name.time" \
-    scripts/tilebeam run --job "$work/$name.yaml" --home "$work/home-$name" \
+    scripts/tilebeam run --job "$work/$name.yaml" --home "$work/home" \
     --report "$work/$name.json" --progress-every 30s > "$work/$name.log" 2>&1 || {
     tail -30 "$work/$name.log"
     exit 1
