@@ -21,7 +21,11 @@
 # PostgreSQL's initdb, about 1 CPU-s counted in GNU time's figure as the JVM's child) is printed
 # apart, once.
 # RUNS picks tilebeam's jobs (default "low all pmtiles"); PEER=0 leaves the peer out.
-# Usage: [KEEP=1] [PEER=0] [RUNS="low all pmtiles"] scripts/bench/mvt-countries.sh [MAX_ZOOM]
+# MIN_SIZE_PIXELS sets the jobs' minSizePixels (default: the layer's, one grid unit, 1/16 px), for
+# instance 1, Planetiler's own default below its maximum zoom; the peer, whose settings would then
+# not match, is left out.
+# Usage: [KEEP=1] [PEER=0] [RUNS="low all pmtiles"] [MIN_SIZE_PIXELS=N]
+#        scripts/bench/mvt-countries.sh [MAX_ZOOM]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 max_zoom="${1:-8}"
@@ -74,6 +78,9 @@ layers:
     targetCrs: EPSG:3857
     output: $output
 JOB
+  if [[ -n "${MIN_SIZE_PIXELS:-}" ]]; then
+    echo "    params: {minSizePixels: $MIN_SIZE_PIXELS}" >> "$work/$name.yaml"
+  fi
   local start end
   start=$(date +%s.%N)
   TILEBEAM_JAVA_OPTS="-Xmx2g" /usr/bin/time -v -o "$work/$name.time" \
@@ -114,6 +121,10 @@ fi
 all=$(cat "$work/pmtiles.json.cpu" 2>/dev/null || cat "$work/all.json.cpu" 2>/dev/null || echo 0)
 
 [[ "${PEER:-1}" == 0 ]] && exit 0
+if [[ -n "${MIN_SIZE_PIXELS:-}" ]]; then
+  echo "peer skipped: MIN_SIZE_PIXELS=$MIN_SIZE_PIXELS does not match its settings (1/16 px)"
+  exit 0
+fi
 if [[ ! -x "$peer_java/bin/java" ]]; then
   echo "peer skipped: no Java 21+ at $peer_java (set PEER_JAVA_HOME)"
   exit 0
