@@ -12,7 +12,7 @@ import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.geom.LinearRing;
 import org.locationtech.jts.geom.Location;
 import org.locationtech.jts.geom.Polygon;
-import org.locationtech.jts.index.strtree.STRtree;
+import org.locationtech.jts.index.hprtree.HPRtree;
 
 /**
  * Makes a polygonal geometry valid on the integer grid in one sweep: the area where its rings wind
@@ -679,7 +679,7 @@ public final class GridUnion {
    */
   private Geometry polygons(List<Coordinate[]> rings, List<int[]> meetings) {
     List<LinearRing> shells = new ArrayList<>();
-    List<Double> areas = new ArrayList<>();
+    double[] areas = new double[rings.size()];
     List<LinearRing> holes = new ArrayList<>();
     List<int[]> shellMeetings = new ArrayList<>();
     List<int[]> holeMeetings = new ArrayList<>();
@@ -687,8 +687,8 @@ public final class GridUnion {
       Coordinate[] c = rings.get(r);
       double area = -Area.ofRingSigned(c);
       if (area > 0) {
+        areas[shells.size()] = area;
         shells.add(factory.createLinearRing(c));
-        areas.add(area);
         shellMeetings.add(meetings.get(r));
       } else if (area < 0) {
         holes.add(factory.createLinearRing(c));
@@ -702,36 +702,11 @@ public final class GridUnion {
       meetingsOf.add(new ArrayList<>(List.of(shellMeetings.get(s))));
     }
     if (!holes.isEmpty()) {
-      STRtree index = new STRtree();
-      for (int s = 0; s < shells.size(); s++) {
-        index.insert(shells.get(s).getEnvelopeInternal(), s);
-      }
-      // Each built in linear time: JTS's indexed locator sorts a shell's segments first.
-      RingLocator[] locators = new RingLocator[shells.size()];
+      int[] holder = holders(shells, areas, holes);
       for (int k = 0; k < holes.size(); k++) {
-        LinearRing hole = holes.get(k);
-        Envelope env = hole.getEnvelopeInternal();
-        // The middle of an edge of the hole is on no other ring: edges are shared by none.
-        Coordinate a = hole.getCoordinateN(0);
-        Coordinate b = hole.getCoordinateN(1);
-        Coordinate probe = new Coordinate((a.x + b.x) / 2, (a.y + b.y) / 2);
-        int best = -1;
-        for (Object o : index.query(env)) {
-          int s = (Integer) o;
-          if (!shells.get(s).getEnvelopeInternal().covers(env)
-              || (best >= 0 && areas.get(s) >= areas.get(best))) {
-            continue;
-          }
-          if (locators[s] == null) {
-            locators[s] = RingLocator.of(shells.get(s));
-          }
-          if (locators[s].locate(probe) == Location.INTERIOR) {
-            best = s;
-          }
-        }
-        if (best >= 0) {
-          holesOf.get(best).add(hole);
-          meetingsOf.get(best).add(holeMeetings.get(k));
+        if (holder[k] >= 0) {
+          holesOf.get(holder[k]).add(holes.get(k));
+          meetingsOf.get(holder[k]).add(holeMeetings.get(k));
         }
       }
     }
@@ -745,6 +720,50 @@ public final class GridUnion {
       polygons[s] = factory.createPolygon(shells.get(s), holesOf.get(s).toArray(LinearRing[]::new));
     }
     return factory.createMultiPolygon(polygons);
+  }
+
+  /**
+   * For each hole, the index of the smallest shell whose inside holds it, or -1. Shells are nested
+   * or apart (their insides never partly overlap), so among the shells that hold a hole, the
+   * smallest is the nearest, and which of them is looked at first does not matter.
+   */
+  private static int[] holders(List<LinearRing> shells, double[] areas, List<LinearRing> holes) {
+    // A packed tree: most pieces of a land layer at low zooms carry thousands of lakes as holes,
+    // and each asks the shells' index once; JTS's STR tree gave each query a list to fill.
+    HPRtree index = new HPRtree();
+    for (int s = 0; s < shells.size(); s++) {
+      index.insert(shells.get(s).getEnvelopeInternal(), s);
+    }
+    // Each built in linear time: JTS's indexed locator sorts a shell's segments first.
+    RingLocator[] locators = new RingLocator[shells.size()];
+    int[] holder = new int[holes.size()];
+    int[] best = new int[1];
+    for (int k = 0; k < holes.size(); k++) {
+      LinearRing hole = holes.get(k);
+      Envelope env = hole.getEnvelopeInternal();
+      // The middle of an edge of the hole is on no other ring: edges are shared by none.
+      Coordinate a = hole.getCoordinateN(0);
+      Coordinate b = hole.getCoordinateN(1);
+      Coordinate probe = new Coordinate((a.x + b.x) / 2, (a.y + b.y) / 2);
+      best[0] = -1;
+      index.query(
+          env,
+          item -> {
+            int s = (Integer) item;
+            if (!shells.get(s).getEnvelopeInternal().covers(env)
+                || (best[0] >= 0 && areas[s] >= areas[best[0]])) {
+              return;
+            }
+            if (locators[s] == null) {
+              locators[s] = RingLocator.of(shells.get(s));
+            }
+            if (locators[s].locate(probe) == Location.INTERIOR) {
+              best[0] = s;
+            }
+          });
+      holder[k] = best[0];
+    }
+    return holder;
   }
 
   /**
