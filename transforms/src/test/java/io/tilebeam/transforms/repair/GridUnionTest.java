@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Geometry;
@@ -138,6 +140,55 @@ class GridUnionTest {
                 + " ((8 8, 12 8, 12 12, 8 12, 8 8)))");
     assertEquals(2, g.getNumGeometries());
     assertEquals(400 - 144 + 16, g.getArea(), 0);
+  }
+
+  /**
+   * Lakes in islands in lakes, beside enough islands with lakes of their own that the shells' index
+   * is a tree of several levels: each hole goes into the smallest shell around it, whatever order
+   * the index offers the shells in.
+   */
+  @Test
+  void eachHoleGoesIntoTheNearestShellAroundIt() throws Exception {
+    StringBuilder wkt = new StringBuilder("MULTIPOLYGON (");
+    // Concentric: island 0-100 with lake 10-90, island 20-80 with lake 30-70, island 40-60.
+    wkt.append(square(0, 100)).append(", ").append(square(20, 80)).append(", ");
+    wkt.append("((40 40, 60 40, 60 60, 40 60, 40 40))");
+    for (int i = 0; i < 6; i++) {
+      for (int j = 0; j < 6; j++) {
+        int x = 200 + 20 * i;
+        int y = 20 * j;
+        wkt.append(
+            String.format(
+                ", ((%d %d, %d %d, %d %d, %d %d, %d %d),",
+                x, y, x + 8, y, x + 8, y + 8, x, y + 8, x, y));
+        wkt.append(
+            String.format(
+                " (%d %d, %d %d, %d %d, %d %d, %d %d))",
+                x + 2, y + 2, x + 2, y + 6, x + 6, y + 6, x + 6, y + 2, x + 2, y + 2));
+      }
+    }
+    Geometry g = union(wkt.append(")").toString());
+    assertEquals(3 + 36, g.getNumGeometries());
+    Map<Double, Integer> holesByShellArea = new TreeMap<>();
+    for (int i = 0; i < g.getNumGeometries(); i++) {
+      Polygon p = (Polygon) g.getGeometryN(i);
+      holesByShellArea.merge(
+          F.createPolygon(p.getExteriorRing().getCoordinates()).getArea(),
+          p.getNumInteriorRing(),
+          Integer::sum);
+    }
+    // 36 islands of 64 with a lake each; the inner island (400) none; 3,600 and 10,000 one each.
+    assertEquals(Map.of(64.0, 36, 400.0, 0, 3600.0, 1, 10000.0, 1), holesByShellArea);
+    assertEquals(10000 - 6400 + 3600 - 1600 + 400 + 36 * (64 - 16), g.getArea(), 0);
+  }
+
+  /** A square island from {@code lo} to {@code hi} with a lake 10 units inside its shore. */
+  private static String square(int lo, int hi) {
+    int a = lo + 10;
+    int b = hi - 10;
+    return String.format(
+        "((%d %d, %d %d, %d %d, %d %d, %d %d), (%d %d, %d %d, %d %d, %d %d, %d %d))",
+        lo, lo, hi, lo, hi, hi, lo, hi, lo, lo, a, a, a, b, b, b, b, a, a, a);
   }
 
   @Test
