@@ -62,28 +62,71 @@ public final class GeoJsonSource {
   }
 
   /**
-   * The CRS the file declares with the GeoJSON 2008 {@code crs} member, if any.
+   * The CRS the file declares with the GeoJSON 2008 {@code crs} member, if any. The member may
+   * follow the features array, which is most of the file: that is passed over by a scan of its
+   * brackets and strings alone ({@link JsonLimits#valueLength}), not parsed, since the scan for
+   * parts ({@link #parts}) reads it strictly before any feature is used. (Parsed here too, it was a
+   * third of the time a low zoom of a large collection took.)
    *
-   * @throws SourceFormatException when the file is not JSON
+   * @throws SourceFormatException when the file is not JSON, or its features array is not closed
    */
   public Optional<String> declaredCrs() throws IOException {
+    long features;
     try (InputStream in = new BufferedInputStream(file.open(0), 1 << 16);
         JsonParser p = factory.createParser(in)) {
       expect(p, p.nextToken(), JsonToken.START_OBJECT);
-      for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
-        String name = p.currentName();
-        p.nextToken();
-        if (name.equals("crs")) {
-          JsonNode crs = mapper.readTree(p);
-          String named = crs.path("properties").path("name").asText(null);
-          return Optional.ofNullable(named);
-        }
-        p.skipChildren();
+      Members members = crsAmong(p, true);
+      if (members.crs != null || members.featuresAt < 0) {
+        return Optional.ofNullable(members.crs);
       }
-      return Optional.empty();
+      features = members.featuresAt;
     } catch (JsonProcessingException e) {
       throw corrupt(e, 0);
     }
+    long end = features + valueLengthAt(features, "the features array");
+    try (JsonParser p = parser(MEMBERS_RESUME, end, -1)) {
+      p.nextToken(); // {
+      p.nextToken(); // the stand-in member's name
+      p.nextToken(); // and its value
+      return Optional.ofNullable(crsAmong(p, false).crs);
+    } catch (JsonProcessingException e) {
+      throw corrupt(e, end - MEMBERS_RESUME.length);
+    }
+  }
+
+  /**
+   * What a parser that resumes among the top-level members after the features array is given before
+   * the file's bytes: an object opened and a member, as if the array were that member.
+   */
+  private static final byte[] MEMBERS_RESUME =
+      "{\"\":null".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  /**
+   * The CRS named by a {@code crs} member, and where the features array starts when the scan
+   * stopped there ({@code featuresAt}, else -1).
+   */
+  private record Members(String crs, long featuresAt) {}
+
+  /**
+   * Reads the object's members from the parser's position up to a {@code crs} member; with {@code
+   * stopAtFeatures}, stops at a features array whose byte offset the parser knows instead of
+   * parsing it (a file that is not UTF-8 has none, and is parsed through).
+   */
+  private Members crsAmong(JsonParser p, boolean stopAtFeatures) throws IOException {
+    for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+      String name = p.currentName();
+      JsonToken value = p.nextToken();
+      if (name.equals("crs")) {
+        JsonNode crs = mapper.readTree(p);
+        return new Members(crs.path("properties").path("name").asText(null), -1);
+      }
+      long at = p.currentTokenLocation().getByteOffset();
+      if (stopAtFeatures && name.equals("features") && value == JsonToken.START_ARRAY && at >= 0) {
+        return new Members(null, at);
+      }
+      p.skipChildren();
+    }
+    return new Members(null, -1);
   }
 
   /**
@@ -230,15 +273,23 @@ public final class GeoJsonSource {
    * bytes.
    */
   private long endOfValue(long offset) throws IOException {
+    return offset + valueLengthAt(offset, "the feature");
+  }
+
+  /**
+   * The length of the value that starts at byte {@code offset}, {@code what} it is to the message
+   * when it is not closed before the file ends.
+   */
+  private long valueLengthAt(long offset, String what) throws IOException {
     long length;
-    try (InputStream in = new BufferedInputStream(file.open(offset), 1 << 16)) {
+    try (InputStream in = file.open(offset)) {
       length = JsonLimits.valueLength(in);
     }
     if (length < 0) {
       throw new SourceFormatException(
-          path + ": the feature at byte " + offset + " is not closed before the file ends", null);
+          path + ": " + what + " at byte " + offset + " is not closed before the file ends", null);
     }
-    return offset + length;
+    return length;
   }
 
   /**

@@ -106,54 +106,60 @@ public record JsonLimits(int maxStringChars, int maxNesting, int maxRecordBytes)
    * of objects and arrays. -1 when the stream ends first.
    */
   static long valueLength(InputStream in) throws IOException {
+    // Read in blocks: a value may be most of a file of hundreds of megabytes (a FeatureCollection's
+    // features array), and a stream's read of one byte takes a lock each time.
+    byte[] block = new byte[1 << 16];
     long n = 0;
     int depth = 0;
     boolean inString = false;
     boolean escaped = false;
     boolean started = false;
-    for (int b = in.read(); b >= 0; b = in.read()) {
-      n++;
-      if (inString) {
-        if (escaped) {
-          escaped = false;
-        } else if (b == '\\') {
-          escaped = true;
-        } else if (b == '"') {
-          inString = false;
-          if (depth == 0) {
-            return n; // a bare string
+    for (int length = in.read(block); length >= 0; length = in.read(block)) {
+      for (int i = 0; i < length; i++) {
+        int b = block[i];
+        n++;
+        if (inString) {
+          if (escaped) {
+            escaped = false;
+          } else if (b == '\\') {
+            escaped = true;
+          } else if (b == '"') {
+            inString = false;
+            if (depth == 0) {
+              return n; // a bare string
+            }
           }
+          continue;
         }
-        continue;
-      }
-      switch (b) {
-        case ' ', '\t', '\r', '\n' -> {
-          if (started && depth == 0) {
-            return n - 1; // the end of a bare number or literal
+        switch (b) {
+          case ' ', '\t', '\r', '\n' -> {
+            if (started && depth == 0) {
+              return n - 1; // the end of a bare number or literal
+            }
           }
-        }
-        case '"' -> {
-          inString = true;
-          started = true;
-        }
-        case '{', '[' -> {
-          depth++;
-          started = true;
-        }
-        case '}', ']' -> {
-          if (depth == 0) {
-            return n - 1; // the array's end after a bare number or literal
+          case '"' -> {
+            inString = true;
+            started = true;
           }
-          if (--depth == 0) {
-            return n;
+          case '{', '[' -> {
+            depth++;
+            started = true;
           }
-        }
-        case ',' -> {
-          if (depth == 0) {
-            return n - 1;
+          case '}', ']' -> {
+            if (depth == 0) {
+              return n - 1; // the array's end after a bare number or literal
+            }
+            if (--depth == 0) {
+              return n;
+            }
           }
+          case ',' -> {
+            if (depth == 0) {
+              return n - 1;
+            }
+          }
+          default -> started = true;
         }
-        default -> started = true;
       }
     }
     return started && depth == 0 && !inString ? n : -1;

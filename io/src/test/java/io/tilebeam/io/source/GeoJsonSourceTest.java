@@ -315,4 +315,49 @@ class GeoJsonSourceTest {
             + "{\"name\":\"urn:ogc:def:crs:EPSG::3857\"}},\"features\":[]}");
     assertEquals(Optional.of("urn:ogc:def:crs:EPSG::3857"), new GeoJsonSource(f).declaredCrs());
   }
+
+  /**
+   * A {@code crs} member after the features array is found, the array passed over by its brackets
+   * and strings (here strings holding brackets and escaped quotes, and more than one block of the
+   * scan); in a file that is not UTF-8 the parser goes through the array itself.
+   */
+  @Test
+  void declaredCrsAfterTheFeaturesIsRead() throws IOException {
+    StringBuilder features = new StringBuilder();
+    for (int i = 0; i < 2000; i++) {
+      features
+          .append(i == 0 ? "" : ",")
+          .append("{\"type\":\"Feature\",\"properties\":{\"n\":\"]}[{\\\"")
+          .append(i)
+          .append("\"},\"geometry\":")
+          .append(POINT)
+          .append("}");
+    }
+    String json =
+        "{\"type\":\"FeatureCollection\",\"features\":["
+            + features
+            + "] ,\"name\":[1,{}], \"crs\":{\"type\":\"name\",\"properties\":"
+            + "{\"name\":\"urn:ogc:def:crs:EPSG::3857\"}}}";
+    Path f = dir.resolve("crs-last.geojson");
+    Files.writeString(f, json);
+    assertEquals(Optional.of("urn:ogc:def:crs:EPSG::3857"), new GeoJsonSource(f).declaredCrs());
+    Path utf16 = dir.resolve("crs-last-utf16.geojson");
+    Files.writeString(utf16, json, java.nio.charset.StandardCharsets.UTF_16LE);
+    assertEquals(Optional.of("urn:ogc:def:crs:EPSG::3857"), new GeoJsonSource(utf16).declaredCrs());
+    Path none = dir.resolve("no-crs.geojson");
+    Files.writeString(none, json.substring(0, json.indexOf(", \"crs\"")) + "}");
+    assertEquals(Optional.empty(), new GeoJsonSource(none).declaredCrs());
+  }
+
+  /** A features array that is not closed is an error that says where it starts. */
+  @Test
+  void declaredCrsOfAnUnclosedCollectionFails() throws IOException {
+    Path f = dir.resolve("open.geojson");
+    String json = "{\"type\":\"FeatureCollection\",\"features\":[" + feature("1", POINT) + ",";
+    Files.writeString(f, json);
+    SourceFormatException e =
+        assertThrows(SourceFormatException.class, () -> new GeoJsonSource(f).declaredCrs());
+    String where = "the features array at byte " + json.indexOf('[') + " is not closed";
+    assertTrue(e.getMessage().contains(where), e.getMessage());
+  }
 }

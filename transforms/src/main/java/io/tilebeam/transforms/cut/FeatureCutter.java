@@ -201,10 +201,17 @@ public final class FeatureCutter {
       }
     }
     ComponentGate gate = gated ? gate(source) : ComponentGate.ALL;
+    GeometryRepair.Rung rung = valid.rung();
     long[] pieces = {0};
     long belowMinSize = 0;
     // Each ring's points and its simplification at every zoom's tolerance, found once.
     TileCutter.Prepared prepared = cutter.prepare(inTms, spec.maxZoom(), spec.simplifyPixels());
+    // The geometries are let go before the zooms are cut: what the cut needs is in `prepared` and
+    // the gate, and a large feature's JTS objects, kept through its cut, outlived young
+    // collections.
+    source = null;
+    inTms = null;
+    valid = null;
     // Pieces cut from the valid geometry as it is (nothing simplified or dropped) are valid before
     // rounding, which lets the piece itself tell whether rounding kept it so.
     boolean exact = spec.simplifyPixels() == 0 && spec.minSizePixels() == 0;
@@ -231,7 +238,7 @@ public final class FeatureCutter {
         belowMinSize |= 1L << z;
       }
     }
-    return new Cut(false, outside, pieces[0], valid.rung(), belowMinSize);
+    return new Cut(false, outside, pieces[0], rung, belowMinSize);
   }
 
   /**

@@ -74,29 +74,40 @@ public final class TileCutter {
    * TileFilter, ComponentGate, boolean, BiConsumer)}): its components, and each polygon ring's
    * points (in the cutter's orientation) with what simplification keeps of them at every tolerance
    * of those zooms ({@link Simplifier.Ladder}), found once rather than once a zoom.
+   *
+   * <p>A polygon's rings are taken out of it at once and the polygon is not kept: a country's
+   * coastline is tens of megabytes as JTS objects, several times its points in arrays, and held
+   * through every zoom's cut it outlived young collections and filled the old generation.
    */
   public static final class Prepared {
-    private final List<Geometry> parts;
+    // The components in the gate's order; a polygon's entry is null, its rings being in `rings`.
+    private final Geometry[] parts;
     private final double leastTolerance;
     private final Ring[][] rings;
 
     private Prepared(Geometry g, double leastTolerance) {
-      this.parts = components(g);
+      List<Geometry> components = components(g);
+      this.parts = new Geometry[components.size()];
       this.leastTolerance = leastTolerance;
-      this.rings = new Ring[parts.size()][];
+      this.rings = new Ring[parts.length][];
+      for (int c = 0; c < parts.length; c++) {
+        Geometry part = components.get(c);
+        if (part instanceof Polygon p) {
+          rings[c] = ringsOf(p, leastTolerance);
+        } else {
+          parts[c] = part;
+        }
+      }
     }
 
-    /** The rings of polygon component {@code c}, shell first, made when first asked for. */
-    private Ring[] rings(int c, Polygon p) {
-      if (rings[c] == null) {
-        Ring[] out = new Ring[p.getNumInteriorRing() + 1];
-        for (int r = 0; r < out.length; r++) {
-          LineString ring = r == 0 ? p.getExteriorRing() : p.getInteriorRingN(r - 1);
-          out[r] = new Ring(ringPoints(ring.getCoordinateSequence(), r == 0), leastTolerance);
-        }
-        rings[c] = out;
+    /** The rings of a polygon, shell first. */
+    private static Ring[] ringsOf(Polygon p, double leastTolerance) {
+      Ring[] out = new Ring[p.getNumInteriorRing() + 1];
+      for (int r = 0; r < out.length; r++) {
+        LineString ring = r == 0 ? p.getExteriorRing() : p.getInteriorRingN(r - 1);
+        out[r] = new Ring(ringPoints(ring.getCoordinateSequence(), r == 0), leastTolerance);
       }
-      return rings[c];
+      return out;
     }
   }
 
@@ -179,9 +190,8 @@ public final class TileCutter {
       throw new IllegalArgumentException(
           "zoom " + z + " is deeper than the geometry was prepared for");
     }
-    List<Geometry> parts = g.parts;
-    for (int c = 0; c < parts.size(); c++) {
-      Geometry part = parts.get(c);
+    for (int c = 0; c < g.parts.length; c++) {
+      Geometry part = g.parts[c];
       int component = c;
       BiConsumer<Long, Adder> add =
           (cell, adder) -> {
@@ -190,8 +200,8 @@ public final class TileCutter {
               adder.addTo(pieces.computeIfAbsent(cell, k -> new TilePiece()));
             }
           };
-      if (part instanceof Polygon p) {
-        dropped[0] += cutPolygon(g.rings(c, p), zoom, add);
+      if (g.rings[c] != null) {
+        dropped[0] += cutPolygon(g.rings[c], zoom, add);
       } else if (part instanceof LineString l) {
         cutLine(l, zoom, add);
       } else if (part instanceof Point p) {
