@@ -65,8 +65,8 @@ public final class GeoJsonSource {
    * The CRS the file declares with the GeoJSON 2008 {@code crs} member, if any. The member may
    * follow the features array, which is most of the file: that is passed over by a scan of its
    * brackets and strings alone ({@link JsonLimits#valueLength}), not parsed, since the scan for
-   * parts ({@link #parts}) reads it strictly before any feature is used. (Parsed here too, it was a
-   * third of the time a low zoom of a large collection took.)
+   * parts ({@link #parts}) reads it strictly before any feature is used. (Parsed here too, planning
+   * parsed the whole file once more than the job needs.)
    *
    * @throws SourceFormatException when the file is not JSON, or its features array is not closed
    */

@@ -77,7 +77,7 @@ public final class TileCutter {
    *
    * <p>A polygon's rings are taken out of it at once and the polygon is not kept: a country's
    * coastline is tens of megabytes as JTS objects, several times its points in arrays, and held
-   * through every zoom's cut it outlived young collections and filled the old generation.
+   * through every zoom's cut it was most of the live heap while the largest countries were cut.
    */
   public static final class Prepared {
     // The components in the gate's order; a polygon's entry is null, its rings being in `rings`.
