@@ -20,7 +20,11 @@
 # finds its ledger there from the runs before, and the first start of a new home (the embedded
 # PostgreSQL's initdb, about 1 CPU-s counted in GNU time's figure as the JVM's child) is printed
 # apart, once.
-# RUNS picks tilebeam's jobs (default "low all pmtiles"); PEER=0 leaves the peer out.
+# Then every tile file of the zooms 0-MAX_ZOOM job (or of zooms 0-5) is decoded as a client would
+# and checked: each feature valid by JTS's IsValidOp, rings wound as the MVT spec asks
+# (io.tilebeam.io.format.MvtTilesCheck, from the test classes); the script fails when one is not.
+# RUNS picks tilebeam's jobs (default "low all pmtiles"); PEER=0 leaves the peer out; CHECK=0 the
+# check.
 # MIN_SIZE_PIXELS sets the jobs' minSizePixels (default: the layer's, one grid unit, 1/16 px), for
 # instance 1, Planetiler's own default below its maximum zoom; the peer, whose settings would then
 # not match, is left out.
@@ -116,6 +120,16 @@ runs="${RUNS:-low all pmtiles}"
 if [[ -f "$work/low.json.cpu" && -f "$work/all.json.cpu" ]]; then
   echo "tilebeam zooms 6-$max_zoom (all minus 0-5):" \
     "$(echo "$(cat "$work/all.json.cpu") - $(cat "$work/low.json.cpu")" | bc) CPU-s"
+fi
+# Every tile written as a file, decoded as a client would: each feature valid (JTS IsValidOp),
+# rings wound as the spec asks. CHECK=0 leaves it out.
+checked="$work/out-all/countries"
+[[ -d "$checked" ]] || checked="$work/out-low/countries"
+if [[ "${CHECK:-1}" != 0 && -d "$checked" ]]; then
+  check_class=io/target/test-classes/io/tilebeam/io/format/MvtTilesCheck.class
+  [[ -f "$check_class" ]] || mvn -B -q -pl io test-compile -Dspotless.check.skip=true
+  java -cp pipeline/target/tilebeam.jar:io/target/test-classes \
+    io.tilebeam.io.format.MvtTilesCheck "$checked"
 fi
 # The peer writes one PMTiles archive: compared with tilebeam's archive, else its tiles.
 all=$(cat "$work/pmtiles.json.cpu" 2>/dev/null || cat "$work/all.json.cpu" 2>/dev/null || echo 0)

@@ -3,7 +3,6 @@ package io.tilebeam.io.format;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tilebeam.codec.mvt.Protobuf;
 import io.tilebeam.io.source.GeoJsonSource;
 import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.crs.CrsRef;
@@ -95,7 +94,9 @@ class MvtValidityTest {
           mvt.encode(
                   renderer.render(new TilePieces(WorkKey.of(work), work, e.getValue())), mercator)
               .bytes();
-      TILES.computeIfAbsent(e.getKey().z(), z -> new TreeMap<>()).put(e.getKey(), decode(bytes));
+      TILES
+          .computeIfAbsent(e.getKey().z(), z -> new TreeMap<>())
+          .put(e.getKey(), MvtDecoder.decode(bytes));
       Map<String, Geometry> cut = new TreeMap<>();
       AffineTransformation toGrid = toGrid(e.getKey());
       for (FeaturePiece p : e.getValue()) {
@@ -269,117 +270,5 @@ class MvtValidityTest {
           new Coordinate(x0, y1),
           new Coordinate(x0, y0)
         });
-  }
-
-  /** A tile's features by their source id, each a (multi)polygon in grid units. */
-  private static Map<String, Geometry> decode(byte[] bytes) throws Exception {
-    Map<String, Geometry> out = new TreeMap<>();
-    Protobuf.Reader tile = new Protobuf.Reader(bytes);
-    while (tile.next()) {
-      Protobuf.Reader layer = tile.message();
-      List<String> keys = new ArrayList<>();
-      List<String> values = new ArrayList<>();
-      List<Protobuf.Reader> features = new ArrayList<>();
-      while (layer.next()) {
-        switch (layer.field()) {
-          case 2 -> features.add(layer.message());
-          case 3 -> keys.add(layer.string());
-          case 4 -> values.add(stringValue(layer.message()));
-          default -> layer.skip();
-        }
-      }
-      for (Protobuf.Reader feature : features) {
-        String id = null;
-        Geometry g = null;
-        while (feature.next()) {
-          if (feature.field() == 2) {
-            int[] tags = packed(feature.message());
-            for (int i = 0; i < tags.length; i += 2) {
-              if (keys.get(tags[i]).equals(MvtFormat.ID_ATTRIBUTE)) {
-                id = values.get(tags[i + 1]);
-              }
-            }
-          } else if (feature.field() == 4) {
-            g = polygons(packed(feature.message()));
-          } else {
-            feature.skip();
-          }
-        }
-        out.put(id, g);
-      }
-    }
-    return out;
-  }
-
-  private static String stringValue(Protobuf.Reader value) throws Exception {
-    String s = "";
-    while (value.next()) {
-      if (value.field() == 1) {
-        s = value.string();
-      } else {
-        s = String.valueOf(value.varint());
-      }
-    }
-    return s;
-  }
-
-  private static int[] packed(Protobuf.Reader r) throws Exception {
-    List<Integer> out = new ArrayList<>();
-    while (r.hasMore()) {
-      out.add((int) r.varint());
-    }
-    return out.stream().mapToInt(Integer::intValue).toArray();
-  }
-
-  /**
-   * Polygons from geometry commands (MVT 2.1 §4.3.4): a ring with positive surveyor's area (in grid
-   * units, y down) starts a polygon, one with negative area is a hole of the last; zero area is not
-   * allowed.
-   */
-  private static Geometry polygons(int[] commands) {
-    List<Polygon> polygons = new ArrayList<>();
-    LinearRing shell = null;
-    List<LinearRing> holes = new ArrayList<>();
-    long x = 0;
-    long y = 0;
-    List<Coordinate> ring = new ArrayList<>();
-    int i = 0;
-    while (i < commands.length) {
-      int id = commands[i] & 7;
-      int count = commands[i] >>> 3;
-      i++;
-      if (id == 7) {
-        ring.add(ring.get(0));
-        Coordinate[] c = ring.toArray(Coordinate[]::new);
-        double area = 0;
-        for (int k = 0; k + 1 < c.length; k++) {
-          area += c[k].x * c[k + 1].y - c[k + 1].x * c[k].y;
-        }
-        assertTrue(area != 0, "a ring without area");
-        if (area > 0) {
-          if (shell != null) {
-            polygons.add(F.createPolygon(shell, holes.toArray(LinearRing[]::new)));
-          }
-          shell = F.createLinearRing(c);
-          holes = new ArrayList<>();
-        } else {
-          assertTrue(shell != null, "a hole before any exterior ring");
-          holes.add(F.createLinearRing(c));
-        }
-        ring = new ArrayList<>();
-        continue;
-      }
-      for (int k = 0; k < count; k++) {
-        x += Protobuf.unzigzag(commands[i++]);
-        y += Protobuf.unzigzag(commands[i++]);
-        ring.add(new Coordinate(x, y));
-      }
-    }
-    if (shell != null) {
-      polygons.add(F.createPolygon(shell, holes.toArray(LinearRing[]::new)));
-    }
-    return polygons.size() == 1
-        ? polygons.get(0)
-        : F.createMultiPolygon(polygons.toArray(Polygon[]::new));
   }
 }
