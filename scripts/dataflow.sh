@@ -29,6 +29,6 @@ if [[ ! -f "$jar" || -n "$(find "$root/pom.xml" "$root/transforms" "$root/io" "$
     -Dcheckstyle.skip=true package -pl pipeline -am)
   cp "$root/pipeline/target/tilebeam.jar" "$jar"
   # The default jar must not keep the Dataflow client: rebuild it on next use.
-  rm -f "$root/pipeline/target/tilebeam.jar" "$root/pipeline/target/tilebeam.jsa"
+  rm -f "$root/pipeline/target/tilebeam.jar" "$root"/pipeline/target/tilebeam*.jsa
 fi
 exec java ${TILEBEAM_JAVA_OPTS:-} -jar "$jar" run --job "$job" --runner=DataflowRunner "$@"

@@ -9,7 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 jar=pipeline/target/tilebeam.jar
-archive=pipeline/target/tilebeam.jsa
+source scripts/jvm-archive.sh
+archive="$(jvm_archive .)"
 if [[ "${TILEBEAM_CDS:-1}" == 0 || ( -f "$archive" && "$archive" -nt "$jar" ) ]]; then
   exit 0
 fi

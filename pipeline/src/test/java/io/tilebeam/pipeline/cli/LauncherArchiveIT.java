@@ -4,14 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,7 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * jar linked into a temporary root, so the archive is this test's own): made by the first run, and
  * left alone when JFR or a Java agent is switched on, from the launcher's options or the JVM's own
  * environment variables, since Debian's OpenJDK 17 crashes when a class-file load hook meets an
- * archived class. Runs after {@code package}, since it needs the jar.
+ * archived class; one for each JVM build, which refuses another's. Runs after {@code package},
+ * since it needs the jar.
  */
 @Tag("slow")
 class LauncherArchiveIT {
@@ -30,7 +35,7 @@ class LauncherArchiveIT {
 
   @TempDir static Path dir;
   private static Path launcher;
-  private static Path archive;
+  private static Path target;
 
   /** A root of its own: the launcher copied, the jar linked; the first run makes the archive. */
   @BeforeAll
@@ -40,11 +45,23 @@ class LauncherArchiveIT {
     Files.createDirectories(root.resolve("pipeline/target"));
     launcher = root.resolve("scripts/tilebeam");
     Files.copy(ROOT.resolve("scripts/tilebeam"), launcher);
+    Files.copy(ROOT.resolve("scripts/jvm-archive.sh"), root.resolve("scripts/jvm-archive.sh"));
     Files.createSymbolicLink(
         root.resolve("pipeline/target/tilebeam.jar"), ROOT.resolve("pipeline/target/tilebeam.jar"));
-    archive = root.resolve("pipeline/target/tilebeam.jsa");
+    target = root.resolve("pipeline/target");
     String out = run("first", Map.of());
-    assertTrue(Files.size(archive) > 0, out);
+    assertEquals(1, archives().size(), out);
+  }
+
+  /** The archives beside the jar, by name, with their modification times. */
+  private static Map<String, Long> archives() throws IOException {
+    try (Stream<Path> files = Files.list(target)) {
+      Map<String, Long> found = new TreeMap<>();
+      for (Path f : files.filter(f -> f.toString().endsWith(".jsa")).toList()) {
+        found.put(f.getFileName().toString(), Files.getLastModifiedTime(f).toMillis());
+      }
+      return found;
+    }
   }
 
   /** Runs the islands job in {@code dir/name} with {@code env}; its output, after exit 0. */
@@ -80,7 +97,7 @@ class LauncherArchiveIT {
   @ParameterizedTest
   @ValueSource(strings = {"TILEBEAM_JAVA_OPTS", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"})
   void jfrAtStartUpRunsWithoutTheArchive(String variable) throws Exception {
-    long before = Files.getLastModifiedTime(archive).toMillis();
+    Map<String, Long> before = archives();
     Path recording = dir.resolve(variable + ".jfr");
     String out =
         run(
@@ -90,6 +107,28 @@ class LauncherArchiveIT {
     assertTrue(out.contains("the class data sharing archive is not used"), out);
     assertFalse(out.contains("SIGSEGV"), out);
     assertTrue(Files.size(recording) > 0, "the recording was written");
-    assertEquals(before, Files.getLastModifiedTime(archive).toMillis(), "the archive is kept");
+    assertEquals(before, archives(), "the archive is kept");
+  }
+
+  /**
+   * Another JVM build (here the same JDK behind a wrapper script, which the launcher tells apart by
+   * the executable it finds) gets an archive of its own in place of the other's, and the first
+   * build its own again after it.
+   */
+  @Test
+  void eachJvmBuildHasItsOwnArchive() throws Exception {
+    Map<String, Long> first = archives();
+    Path bin = Files.createDirectories(dir.resolve("other-jvm/bin"));
+    Path java = bin.resolve("java");
+    String realJava = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Files.writeString(java, "#!/usr/bin/env bash\nexec " + realJava + " \"$@\"\n");
+    assertTrue(java.toFile().setExecutable(true));
+    String path = bin + ":" + System.getenv("PATH");
+    run("other-jvm", Map.of("PATH", path));
+    Map<String, Long> other = archives();
+    assertEquals(1, other.size(), other.toString());
+    assertFalse(first.keySet().equals(other.keySet()), other + " beside " + first);
+    run("first-again", Map.of());
+    assertEquals(first.keySet(), archives().keySet());
   }
 }
