@@ -85,6 +85,7 @@ class LauncherArchiveIT {
     pb.environment().remove("TILEBEAM_JAVA_OPTS");
     pb.environment().remove("JAVA_TOOL_OPTIONS");
     pb.environment().remove("JDK_JAVA_OPTIONS");
+    pb.environment().remove("TILEBEAM_CDS_DIR");
     pb.environment().putAll(env);
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -108,6 +109,29 @@ class LauncherArchiveIT {
     assertFalse(out.contains("SIGSEGV"), out);
     assertTrue(Files.size(recording) > 0, "the recording was written");
     assertEquals(before, archives(), "the archive is kept");
+  }
+
+  /**
+   * Where the archive cannot be written (a read-only installation; here a directory that cannot be
+   * made), the run records none and succeeds: the JVM, left to try, exits with status 1 after the
+   * run's work is done.
+   */
+  @Test
+  void noArchiveWhereItCannotBeWritten() throws Exception {
+    Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
+    Map<String, Long> before = archives();
+    run("read-only", Map.of("TILEBEAM_CDS_DIR", file.resolve("archives").toString()));
+    assertEquals(before, archives());
+  }
+
+  /** {@code TILEBEAM_CDS_DIR} puts the archive elsewhere than beside the jar. */
+  @Test
+  void theArchiveGoesWhereTheVariableSays() throws Exception {
+    Path elsewhere = dir.resolve("cds");
+    run("elsewhere", Map.of("TILEBEAM_CDS_DIR", elsewhere.toString()));
+    try (Stream<Path> files = Files.list(elsewhere)) {
+      assertEquals(1, files.filter(f -> f.toString().endsWith(".jsa")).count());
+    }
   }
 
   /**
