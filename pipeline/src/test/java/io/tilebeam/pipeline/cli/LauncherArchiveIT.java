@@ -25,8 +25,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * jar linked into a temporary root, so the archive is this test's own): made by the first run, and
  * left alone when JFR or a Java agent is switched on, from the launcher's options or the JVM's own
  * environment variables, since Debian's OpenJDK 17 crashes when a class-file load hook meets an
- * archived class; one for each JVM build, which refuses another's. Runs after {@code package},
- * since it needs the jar.
+ * archived class; one for each JVM build, which refuses another's; none recorded where it cannot be
+ * written, and put in {@code TILEBEAM_CDS_DIR} when that is set. Runs after {@code package}, since
+ * it needs the jar.
  */
 @Tag("slow")
 class LauncherArchiveIT {
