@@ -61,6 +61,51 @@ class FeatureTriplesTest {
   }
 
   @Test
+  void theItemThatFillsAChunkIsWrittenAfterItWithTheSameBytes() throws IOException {
+    // What the chunk would hold with the large item copied in: count 2, the length of both, items.
+    List<FeaturePiece> pieces =
+        List.of(
+            new FeaturePiece("s", new byte[] {1, 2}, "{}"),
+            new FeaturePiece("L", new byte[FeatureTriples.CHUNK_BYTES], "{}"));
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    expected.write(new byte[] {2});
+    int length = (1 + 1) + (1 + 2) + (1 + 2) + (1 + 1) + (3 + FeatureTriples.CHUNK_BYTES) + (1 + 2);
+    expected.write(new byte[] {(byte) (length & 0x7F | 0x80), (byte) (length >>> 7 & 0x7F | 0x80)});
+    expected.write(new byte[] {(byte) (length >>> 14)});
+    expected.write(new byte[] {1, 's', 2, 1, 2, 2, '{', '}', 1, 'L'});
+    expected.write(new byte[] {(byte) 0x80, (byte) 0x80, 4});
+    expected.write(new byte[FeatureTriples.CHUNK_BYTES]);
+    expected.write(new byte[] {2, '{', '}', 0});
+    byte[] bytes = encode(pieces);
+    assertEquals(HexFormat.of().formatHex(expected.toByteArray()), HexFormat.of().formatHex(bytes));
+    assertEquals(pieces, decode(bytes));
+  }
+
+  @Test
+  void itemsAcrossTheReadersBufferComeBackWhole() throws IOException {
+    // Items whose parts straddle the reader's buffer of one chunk's size, at every offset.
+    List<FeaturePiece> pieces = new ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      pieces.add(
+          new FeaturePiece(
+              "id" + i, new byte[(i * 7919) % 3000 + (i % 50 == 0 ? 200_000 : 0)], "{}"));
+    }
+    pieces.add(new FeaturePiece("x".repeat(FeatureTriples.CHUNK_BYTES + 5), new byte[1], "{}"));
+    pieces.add(
+        new FeaturePiece("y", new byte[2], "\"" + "p".repeat(FeatureTriples.CHUNK_BYTES) + "\""));
+    assertEquals(pieces, decode(encode(pieces)));
+  }
+
+  @Test
+  void aLargeItemCutShortIsRefused() throws IOException {
+    byte[] bytes =
+        encode(List.of(new FeaturePiece("a", new byte[3 * FeatureTriples.CHUNK_BYTES], "{}")));
+    byte[] cut = java.util.Arrays.copyOf(bytes, 2 * FeatureTriples.CHUNK_BYTES);
+    IOException e = assertThrows(IOException.class, () -> decode(cut));
+    assertTrue(e.getMessage().contains("cut short: " + (cut.length - 4)), e.getMessage());
+  }
+
+  @Test
   void aLengthPastTheChunkIsRefused() throws IOException {
     byte[] bytes = encode(List.of(new FeaturePiece("a", new byte[] {7}, "{}")));
     bytes[4] = 0x09; // the geometry's length, now past the chunk's end

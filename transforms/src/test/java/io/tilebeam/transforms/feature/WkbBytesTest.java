@@ -1,6 +1,7 @@
 package io.tilebeam.transforms.feature;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -18,7 +19,13 @@ class WkbBytesTest {
         "MULTIPOLYGON (((0 0, 1 0, 1 1, 0 0)), ((5 5, 6 5, 6 6, 5 5)))",
         "GEOMETRYCOLLECTION (POINT (1 1), LINESTRING (0 0, 3 3))",
         "GEOMETRYCOLLECTION EMPTY",
-        "POLYGON EMPTY"
+        "POLYGON EMPTY",
+        "POINT EMPTY",
+        "LINESTRING EMPTY",
+        "MULTIPOINT ((1 2), (3 4))",
+        "MULTILINESTRING ((0 0, 1 1), EMPTY)",
+        "MULTIPOLYGON (((0 0, 9 0, 9 9, 0 0), (1 1, 2 1, 2 2, 1 1), (5 5, 6 5, 6 6, 5 5)), EMPTY)",
+        "GEOMETRYCOLLECTION (POLYGON EMPTY, MULTIPOINT EMPTY, GEOMETRYCOLLECTION (POINT (1 1)))"
       })
   void writesExactlyWhatJtsWrites(String wkt) throws Exception {
     var geometry = new WKTReader().read(wkt);
@@ -30,6 +37,8 @@ class WkbBytesTest {
       WKBWriter writer = new WKBWriter(2, order);
       assertArrayEquals(writer.write(geometry), WkbBytes.of(writer, geometry), wkt);
     }
+    // The array is made at its final size: no growing, no trimming copy.
+    assertEquals(new WKBWriter(2).write(geometry).length, WkbBytes.size(geometry), wkt);
   }
 
   @ParameterizedTest
