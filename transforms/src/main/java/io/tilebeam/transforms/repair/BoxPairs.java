@@ -39,9 +39,13 @@ final class BoxPairs {
   private final double[] minY;
   private final double[] maxX;
   private final double[] maxY;
+  // The boxes: the first n of each array.
+  private final int n;
   private final Visitor visitor;
 
-  private BoxPairs(double[] minX, double[] minY, double[] maxX, double[] maxY, Visitor visitor) {
+  private BoxPairs(
+      double[] minX, double[] minY, double[] maxX, double[] maxY, int n, Visitor visitor) {
+    this.n = n;
     this.minX = minX;
     this.minY = minY;
     this.maxX = maxX;
@@ -62,15 +66,15 @@ final class BoxPairs {
       maxX[k] = boxes[k].getMaxX();
       maxY[k] = boxes[k].getMaxY();
     }
-    visit(minX, minY, maxX, maxY, visitor);
+    visit(minX, minY, maxX, maxY, n, visitor);
   }
 
   /**
-   * Visits every pair of boxes {@code (minX[k], minY[k], maxX[k], maxY[k])} that meet, once each,
-   * lower index first.
+   * Visits every pair of boxes {@code (minX[k], minY[k], maxX[k], maxY[k])}, {@code k < n}, that
+   * meet, once each, lower index first.
    */
-  static void visit(double[] minX, double[] minY, double[] maxX, double[] maxY, Visitor visitor) {
-    int n = minX.length;
+  static void visit(
+      double[] minX, double[] minY, double[] maxX, double[] maxY, int n, Visitor visitor) {
     if (n < 2) {
       return;
     }
@@ -84,7 +88,7 @@ final class BoxPairs {
       x1 = Math.max(x1, maxX[k]);
       y1 = Math.max(y1, maxY[k]);
     }
-    BoxPairs pairs = new BoxPairs(minX, minY, maxX, maxY, visitor);
+    BoxPairs pairs = new BoxPairs(minX, minY, maxX, maxY, n, visitor);
     if (n <= FEW) {
       pairs.sweep(n);
       return;
@@ -227,10 +231,10 @@ final class BoxPairs {
   /** The pairs through a packed R-tree: one query per box. */
   private void byTree() {
     HPRtree tree = new HPRtree();
-    for (int k = 0; k < minX.length; k++) {
+    for (int k = 0; k < n; k++) {
       tree.insert(new Envelope(minX[k], maxX[k], minY[k], maxY[k]), k);
     }
-    for (int a = 0; a < minX.length; a++) {
+    for (int a = 0; a < n; a++) {
       int self = a;
       tree.query(
           new Envelope(minX[a], maxX[a], minY[a], maxY[a]),

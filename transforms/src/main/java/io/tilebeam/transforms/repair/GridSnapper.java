@@ -36,7 +36,9 @@ final class GridSnapper {
   private final List<CoordinateSequence> rings;
   private HotPixels hot;
 
-  // Every segment of every ring, flat: from (x0, y0) to (x1, y1).
+  // Every segment of every ring, flat: from (x0, y0) to (x1, y1); the first `segments` of each
+  // array (this thread's Scratch arrays, which may be longer).
+  private final int segments;
   private final double[] x0;
   private final double[] y0;
   private final double[] x1;
@@ -47,16 +49,18 @@ final class GridSnapper {
 
   private GridSnapper(List<CoordinateSequence> rings, int segments) {
     this.rings = rings;
-    x0 = new double[segments];
-    y0 = new double[segments];
-    x1 = new double[segments];
-    y1 = new double[segments];
-    startPixel = new int[segments];
-    endPixel = new int[segments];
+    this.segments = segments;
+    x0 = Scratch.doubles(Scratch.Slot.SEGMENT_X0, segments);
+    y0 = Scratch.doubles(Scratch.Slot.SEGMENT_Y0, segments);
+    x1 = Scratch.doubles(Scratch.Slot.SEGMENT_X1, segments);
+    y1 = Scratch.doubles(Scratch.Slot.SEGMENT_Y1, segments);
+    startPixel = Scratch.ints(Scratch.Slot.SEGMENT_START, segments);
+    endPixel = Scratch.ints(Scratch.Slot.SEGMENT_END, segments);
   }
 
   /**
    * Snap-rounds the closed rings and hands each one's path to {@code path}, ring by ring in order.
+   * One snap rounding at a time per thread: its arrays are the thread's {@link Scratch} arrays.
    *
    * @throws IllegalArgumentException when a coordinate is not finite or lies beyond {@link
    *     #MAX_UNITS}
@@ -135,11 +139,11 @@ final class GridSnapper {
    * overlap, the points in common that matter are vertices, whose pixels are hot already.
    */
   private void addCrossings() {
-    int n = x0.length;
-    double[] minX = new double[n];
-    double[] minY = new double[n];
-    double[] maxX = new double[n];
-    double[] maxY = new double[n];
+    int n = segments;
+    double[] minX = Scratch.doubles(Scratch.Slot.BOX_MIN_X, n);
+    double[] minY = Scratch.doubles(Scratch.Slot.BOX_MIN_Y, n);
+    double[] maxX = Scratch.doubles(Scratch.Slot.BOX_MAX_X, n);
+    double[] maxY = Scratch.doubles(Scratch.Slot.BOX_MAX_Y, n);
     for (int k = 0; k < n; k++) {
       minX[k] = Math.min(x0[k], x1[k]);
       maxX[k] = Math.max(x0[k], x1[k]);
@@ -151,6 +155,7 @@ final class GridSnapper {
         minY,
         maxX,
         maxY,
+        n,
         (a, b) -> {
           // Most pairs are a ring's consecutive segments, which share an end: no crossing inside
           // both (an orientation is 0), found without computing one.
@@ -192,7 +197,7 @@ final class GridSnapper {
     // Sorting the hot pixels pays only where long segments along an axis pass many more pixels
     // than there are hot ones (a tile's edge beside a few vertices).
     double alongAxis = 0;
-    for (int j = 0; j < x0.length; j++) {
+    for (int j = 0; j < segments; j++) {
       if (longAlongAxis(j)) {
         alongAxis += Math.abs(x1[j] - x0[j]) + Math.abs(y1[j] - y0[j]);
       }

@@ -39,6 +39,9 @@ import org.locationtech.jts.index.hprtree.HPRtree;
  *
  * The result is valid by construction; a caller still checks it, and falls back on slower repair if
  * a case no one foresaw is not.
+ *
+ * <p>The working arrays are the thread's {@link Scratch} arrays, kept for its next union: a thread
+ * runs one union at a time.
  */
 public final class GridUnion {
 
@@ -48,9 +51,11 @@ public final class GridUnion {
   private final GeometryFactory factory;
 
   // Grid points: dense ids in the order the paths reach them, from the snapper's ids of its hot
-  // pixels (-1: not reached yet). Sized for the input's points: snap rounding makes about one grid
-  // point and one edge of each (rarely more), so nothing grows as it is filled.
+  // pixels (-1: not reached yet, for the first `pixelsKnown`). Sized for the input's points: snap
+  // rounding makes about one grid point and one edge of each (rarely more), so nothing grows as it
+  // is filled. The arrays are this thread's Scratch arrays, reused by its next union.
   private int[] idOfPixel;
+  private int pixelsKnown;
   private int points;
   private int[] px;
   private int[] py;
@@ -71,14 +76,17 @@ public final class GridUnion {
   private GridUnion(GeometryFactory factory, int points) {
     this.factory = factory;
     int expected = Math.max(256, points);
-    idOfPixel = new int[expected];
-    Arrays.fill(idOfPixel, -1);
-    px = new int[expected];
-    py = new int[expected];
-    edgeIds = new PairIds(expected);
-    from = new int[expected];
-    to = new int[expected];
-    delta = new int[expected];
+    idOfPixel = Scratch.ints(Scratch.Slot.UNION_ID_OF_PIXEL, expected, -1);
+    pixelsKnown = expected;
+    px = Scratch.ints(Scratch.Slot.UNION_X, expected);
+    // As long as px at least, so that both grow together when px is full.
+    py = Scratch.ints(Scratch.Slot.UNION_Y, px.length);
+    edgeIds =
+        new PairIds(
+            expected, Scratch.Slot.EDGE_KEYS, Scratch.Slot.EDGE_VALUES, Scratch.Slot.EDGE_USED);
+    from = Scratch.ints(Scratch.Slot.UNION_FROM, expected);
+    to = Scratch.ints(Scratch.Slot.UNION_TO, from.length);
+    delta = Scratch.ints(Scratch.Slot.UNION_DELTA, from.length);
   }
 
   /**
@@ -190,10 +198,13 @@ public final class GridUnion {
 
   /** The id of the grid point that is the snapper's hot pixel {@code pixel}. */
   private int point(int pixel, int x, int y) {
-    if (pixel >= idOfPixel.length) {
-      int known = idOfPixel.length;
-      idOfPixel = Arrays.copyOf(idOfPixel, Math.max(pixel + 1, known * 2));
-      Arrays.fill(idOfPixel, known, idOfPixel.length, -1);
+    if (pixel >= pixelsKnown) {
+      int known = pixelsKnown;
+      pixelsKnown = Math.max(pixel + 1, known * 2);
+      if (pixelsKnown > idOfPixel.length) {
+        idOfPixel = Arrays.copyOf(idOfPixel, pixelsKnown);
+      }
+      Arrays.fill(idOfPixel, known, pixelsKnown, -1);
     }
     int id = idOfPixel[pixel];
     if (id >= 0) {
@@ -232,7 +243,7 @@ public final class GridUnion {
   /** The arrangement's faces walked, wound, and the boundary of winding ≥ 1 made into polygons. */
   private Geometry build() {
     // Half-edges 2k (from→to) and 2k+1 (to→from) of the edges left after cancelling out.
-    int[] kept = new int[edges];
+    int[] kept = Scratch.ints(Scratch.Slot.UNION_KEPT, edges);
     int n = 0;
     for (int e = 0; e < edges; e++) {
       if (delta[e] != 0) {
@@ -264,9 +275,9 @@ public final class GridUnion {
 
     Arrangement(int n, int[] kept) {
       halves = 2 * n;
-      hFrom = new int[halves];
-      hTo = new int[halves];
-      hDelta = new int[halves];
+      hFrom = Scratch.ints(Scratch.Slot.HALF_FROM, halves);
+      hTo = Scratch.ints(Scratch.Slot.HALF_TO, halves);
+      hDelta = Scratch.ints(Scratch.Slot.HALF_DELTA, halves);
       for (int k = 0; k < n; k++) {
         int e = kept[k];
         hFrom[2 * k] = from[e];
@@ -277,31 +288,31 @@ public final class GridUnion {
         hDelta[2 * k + 1] = -delta[e];
       }
       int points = GridUnion.this.points;
-      start = new int[points + 1];
+      start = Scratch.ints(Scratch.Slot.HALF_START, points + 1, 0);
       for (int h = 0; h < halves; h++) {
         start[hFrom[h] + 1]++;
       }
       for (int p = 0; p < points; p++) {
         start[p + 1] += start[p];
       }
-      around = new int[halves];
-      int[] fill = Arrays.copyOf(start, points);
+      around = Scratch.ints(Scratch.Slot.HALF_AROUND, halves);
+      int[] fill = Scratch.ints(Scratch.Slot.HALF_FILL, points);
+      System.arraycopy(start, 0, fill, 0, points);
       for (int h = 0; h < halves; h++) {
         around[fill[hFrom[h]]++] = h;
       }
-      position = new int[halves];
+      position = Scratch.ints(Scratch.Slot.HALF_POSITION, halves);
       for (int p = 0; p < points; p++) {
         sortByAngle(start[p], start[p + 1]);
         for (int i = start[p]; i < start[p + 1]; i++) {
           position[around[i]] = i;
         }
       }
-      next = new int[halves];
+      next = Scratch.ints(Scratch.Slot.HALF_NEXT, halves);
       for (int h = 0; h < halves; h++) {
         next[h] = turnLeft(h ^ 1);
       }
-      cycle = new int[halves];
-      Arrays.fill(cycle, -1);
+      cycle = Scratch.ints(Scratch.Slot.HALF_CYCLE, halves, -1);
       for (int h = 0; h < halves; h++) {
         if (cycle[h] < 0) {
           for (int g = h; cycle[g] < 0; g = next[g]) {
@@ -357,35 +368,35 @@ public final class GridUnion {
      * left of its twin).
      */
     int[] windings() {
-      int[] ofCycle = new int[cycles];
-      boolean[] known = new boolean[cycles];
-      int[] seedOf = new int[cycles];
-      Arrays.fill(seedOf, -1);
+      int[] ofCycle = Scratch.ints(Scratch.Slot.CYCLE_WINDING, cycles);
+      boolean[] known = Scratch.falses(Scratch.Slot.CYCLE_KNOWN, cycles);
+      int[] seedOf = Scratch.ints(Scratch.Slot.CYCLE_SEED, cycles, -1);
       for (int h = 0; h < halves; h++) {
         if (seedOf[cycle[h]] < 0 && py[hFrom[h]] != py[hTo[h]]) {
           seedOf[cycle[h]] = h;
         }
       }
       // Half-edges of each cycle, to carry the winding across from a known cycle.
-      int[] cStart = new int[cycles + 1];
+      int[] cStart = Scratch.ints(Scratch.Slot.CYCLE_START, cycles + 1, 0);
       for (int h = 0; h < halves; h++) {
         cStart[cycle[h] + 1]++;
       }
       for (int c = 0; c < cycles; c++) {
         cStart[c + 1] += cStart[c];
       }
-      int[] members = new int[halves];
-      int[] fill = Arrays.copyOf(cStart, cycles);
+      int[] members = Scratch.ints(Scratch.Slot.CYCLE_MEMBERS, halves);
+      int[] fill = Scratch.ints(Scratch.Slot.CYCLE_FILL, cycles);
+      System.arraycopy(cStart, 0, fill, 0, cycles);
       for (int h = 0; h < halves; h++) {
         members[fill[cycle[h]]++] = h;
       }
       // Each connected part's cycles wound relative to its first cycle that has a seed; then the
       // seeds' windings counted together, row by row.
-      int[] relative = new int[cycles];
-      int[] part = new int[cycles];
-      int[] seeds = new int[cycles];
+      int[] relative = Scratch.ints(Scratch.Slot.CYCLE_RELATIVE, cycles, 0);
+      int[] part = Scratch.ints(Scratch.Slot.CYCLE_PART, cycles);
+      int[] seeds = Scratch.ints(Scratch.Slot.CYCLE_SEEDS, cycles);
       int parts = 0;
-      int[] queue = new int[cycles];
+      int[] queue = Scratch.ints(Scratch.Slot.CYCLE_QUEUE, cycles);
       for (int c0 = 0; c0 < cycles; c0++) {
         if (known[c0]) {
           continue;
@@ -420,7 +431,7 @@ public final class GridUnion {
       for (int c = 0; c < cycles; c++) {
         ofCycle[c] = known[c] ? base[part[c]] + relative[c] : 0;
       }
-      int[] left = new int[halves];
+      int[] left = Scratch.ints(Scratch.Slot.HALF_LEFT, halves);
       for (int h = 0; h < halves; h++) {
         left[h] = ofCycle[cycle[h]];
       }
@@ -433,9 +444,9 @@ public final class GridUnion {
      * points where it meets another ring.
      */
     List<Coordinate[]> boundary(int[] left, List<int[]> meetings) {
-      boolean[] out = new boolean[halves];
-      boolean[] leaves = new boolean[points];
-      meetAt = new boolean[points];
+      boolean[] out = Scratch.falses(Scratch.Slot.BOUNDARY_OUT, halves);
+      boolean[] leaves = Scratch.falses(Scratch.Slot.BOUNDARY_LEAVES, points);
+      meetAt = Scratch.falses(Scratch.Slot.BOUNDARY_MEET, points);
       for (int h = 0; h < halves; h++) {
         out[h] = left[h] >= 1 && left[h ^ 1] < 1;
         if (out[h]) {
@@ -444,9 +455,8 @@ public final class GridUnion {
           leaves[hFrom[h]] = true;
         }
       }
-      boolean[] used = new boolean[halves];
-      int[] seenAt = new int[points];
-      Arrays.fill(seenAt, -1);
+      boolean[] used = Scratch.falses(Scratch.Slot.BOUNDARY_USED, halves);
+      int[] seenAt = Scratch.ints(Scratch.Slot.BOUNDARY_SEEN, points, -1);
       int[] walk = new int[16];
       List<Coordinate[]> rings = new ArrayList<>();
       for (int h0 = 0; h0 < halves; h0++) {

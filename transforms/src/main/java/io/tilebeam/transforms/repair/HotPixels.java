@@ -33,12 +33,15 @@ final class HotPixels implements AutoCloseable {
 
   /**
    * Room for about {@code expected} hot pixels, all of them inside the box from ({@code minX},
-   * {@code minY}) to ({@code maxX}, {@code maxY}).
+   * {@code minY}) to ({@code maxX}, {@code maxY}), in this thread's {@link Scratch} arrays: one
+   * snap rounding at a time per thread.
    */
   HotPixels(int expected, int minX, int minY, int maxX, int maxY) {
-    this.ids = new PairIds(expected);
-    this.xs = new int[Math.max(16, expected)];
-    this.ys = new int[xs.length];
+    this.ids =
+        new PairIds(
+            expected, Scratch.Slot.HOT_KEYS, Scratch.Slot.HOT_VALUES, Scratch.Slot.HOT_USED);
+    this.xs = Scratch.ints(Scratch.Slot.HOT_X, Math.max(16, expected));
+    this.ys = Scratch.ints(Scratch.Slot.HOT_Y, xs.length);
     this.minX = minX;
     this.minY = minY;
     this.maxX = maxX;

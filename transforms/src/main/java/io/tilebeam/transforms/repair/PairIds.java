@@ -10,6 +10,8 @@ package io.tilebeam.transforms.repair;
  * of keys and ids side by side with Fibonacci hashing measured 15-25 % slower on such pairs.)
  */
 final class PairIds {
+  // Slots in use: the first capacity of each array (a power of two; the arrays may be longer).
+  private int capacity;
   private long[] keys;
   private int[] values;
   private boolean[] used;
@@ -25,13 +27,29 @@ final class PairIds {
    * the rings about to be noded) does not grow through every power of two on its way there.
    */
   PairIds(int expected) {
+    capacity = capacityFor(expected);
+    keys = new long[capacity];
+    values = new int[capacity];
+    used = new boolean[capacity];
+  }
+
+  /**
+   * {@link #PairIds(int)} on this thread's arrays in the three slots ({@link Scratch}): for a map
+   * used once per piece, which would otherwise make megabytes of table for each.
+   */
+  PairIds(int expected, Scratch.Slot keys, Scratch.Slot values, Scratch.Slot used) {
+    capacity = capacityFor(expected);
+    this.keys = Scratch.longs(keys, capacity);
+    this.values = Scratch.ints(values, capacity);
+    this.used = Scratch.falses(used, capacity);
+  }
+
+  private static int capacityFor(int expected) {
     int capacity = 1024;
     while (capacity < (long) expected * 2 && capacity < 1 << 30) {
       capacity <<= 1;
     }
-    keys = new long[capacity];
-    values = new int[capacity];
-    used = new boolean[capacity];
+    return capacity;
   }
 
   /** The id of the pair, a new one when it was not seen before. */
@@ -44,7 +62,7 @@ final class PairIds {
     used[i] = true;
     keys[i] = key;
     values[i] = size;
-    if (++size * 2 > keys.length) {
+    if (++size * 2 > capacity) {
       grow();
     }
     return size - 1;
@@ -57,7 +75,7 @@ final class PairIds {
 
   /** The slot that holds {@code key}, or the free one where it would go. */
   private int slot(long key) {
-    int mask = keys.length - 1;
+    int mask = capacity - 1;
     int i = mix(key) & mask;
     while (used[i] && keys[i] != key) {
       i = (i + 1) & mask;
@@ -78,11 +96,13 @@ final class PairIds {
     long[] oldKeys = keys;
     int[] oldValues = values;
     boolean[] oldUsed = used;
-    keys = new long[oldKeys.length * 2];
-    values = new int[oldKeys.length * 2];
-    used = new boolean[oldKeys.length * 2];
-    int mask = keys.length - 1;
-    for (int j = 0; j < oldKeys.length; j++) {
+    int oldCapacity = capacity;
+    capacity *= 2;
+    keys = new long[capacity];
+    values = new int[capacity];
+    used = new boolean[capacity];
+    int mask = capacity - 1;
+    for (int j = 0; j < oldCapacity; j++) {
       if (oldUsed[j]) {
         int i = mix(oldKeys[j]) & mask;
         while (used[i]) {

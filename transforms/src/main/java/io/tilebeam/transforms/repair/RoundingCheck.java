@@ -142,6 +142,7 @@ public final class RoundingCheck {
         minY,
         maxX,
         maxY,
+        minX.length,
         (s, u) -> {
           if (apart && next(s) != u && next(u) != s && !apart(s, u)) {
             apart = false;

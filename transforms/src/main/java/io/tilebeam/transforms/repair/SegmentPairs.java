@@ -50,6 +50,7 @@ final class SegmentPairs {
         minY,
         maxX,
         maxY,
+        minX.length,
         (a, b) -> {
           int ra = ringOf[a];
           int i = indexOf[a];

@@ -33,7 +33,15 @@ class BoxPairsTest {
   void findsEveryMeetingPairOnce(String shape, int n) {
     double[][] b = boxes(shape, n, new Random(shape.hashCode()));
     List<Long> found = new ArrayList<>();
-    BoxPairs.visit(b[0], b[1], b[2], b[3], (x, y) -> found.add(((long) x << 32) | y));
+    // Arrays longer than the boxes (reused ones are), their tail boxes meeting every other: only
+    // the first n count.
+    double[][] padded = new double[4][];
+    for (int i = 0; i < 4; i++) {
+      padded[i] = java.util.Arrays.copyOf(b[i], n + 7);
+      java.util.Arrays.fill(padded[i], n, n + 7, i < 2 ? -1e300 : 1e300);
+    }
+    BoxPairs.visit(
+        padded[0], padded[1], padded[2], padded[3], n, (x, y) -> found.add(((long) x << 32) | y));
     TreeSet<Long> expected = new TreeSet<>();
     for (int x = 0; x < n; x++) {
       for (int y = x + 1; y < n; y++) {

@@ -298,6 +298,49 @@ class GridUnionTest {
     assertEquals(1, seen.size(), seen::toString);
   }
 
+  /**
+   * A thread's unions reuse its working arrays, longer than the next piece needs and holding what
+   * the last left: each gives the bytes it gives on a thread of its own.
+   */
+  @Test
+  void unionsOneAfterAnotherOnAThreadGiveWhatEachGivesAlone() throws Exception {
+    Random random = new Random(41);
+    List<Geometry> inputs = new java.util.ArrayList<>();
+    for (int run = 0; run < 24; run++) {
+      // Large and small pieces in turn: a star of many points, then a few overlapping boxes.
+      int points = run % 3 == 0 ? 2_000 + random.nextInt(8_000) : 4 + random.nextInt(40);
+      Coordinate[] star = new Coordinate[points + 1];
+      for (int i = 0; i < points; i++) {
+        double angle = 2 * Math.PI * i / points;
+        double radius = 300 + random.nextInt(700);
+        star[i] = new Coordinate(2048 + radius * Math.cos(angle), 2048 + radius * Math.sin(angle));
+      }
+      star[points] = star[0].copy();
+      Polygon hole =
+          (Polygon)
+              new WKTReader()
+                  .read("POLYGON ((2000 2000, 2000 2100, 2100 2100, 2100 2000, 2000 2000))");
+      inputs.add(
+          F.createMultiPolygon(
+              new Polygon[] {
+                F.createPolygon(
+                    F.createLinearRing(star), new LinearRing[] {hole.getExteriorRing()}),
+                (Polygon) new WKTReader().read("POLYGON " + square(1900 + run, 2300 - run))
+              }));
+    }
+    List<String> alone = new java.util.ArrayList<>();
+    for (Geometry input : inputs) {
+      String[] text = new String[1];
+      Thread t = new Thread(() -> text[0] = GridUnion.union(input).toText());
+      t.start();
+      t.join();
+      alone.add(text[0]);
+    }
+    for (int i = 0; i < inputs.size(); i++) {
+      assertEquals(alone.get(i), checked(GridUnion.union(inputs.get(i))).toText(), "piece " + i);
+    }
+  }
+
   @Test
   void signedAreaIsJtssToTheBit() {
     Random random = new Random(23);
