@@ -1,6 +1,8 @@
 package io.tilebeam.transforms.repair;
 
+import java.lang.reflect.Array;
 import java.util.Arrays;
+import java.util.function.IntFunction;
 
 /**
  * Working arrays that one thread's grid unions reuse from piece to piece, instead of making them
@@ -80,13 +82,7 @@ final class Scratch {
 
   /** An array of at least {@code n} ints, holding anything. */
   static int[] ints(Slot slot, int n) {
-    Object[] kept = ARRAYS.get();
-    if (kept[slot.ordinal()] instanceof int[] a && a.length >= n) {
-      return a;
-    }
-    int[] a = new int[n];
-    keep(kept, slot, a, n);
-    return a;
+    return array(slot, n, int[].class, int[]::new);
   }
 
   /** An array of at least {@code n} ints, the first {@code n} of them {@code value}. */
@@ -98,41 +94,35 @@ final class Scratch {
 
   /** An array of at least {@code n} longs, holding anything. */
   static long[] longs(Slot slot, int n) {
-    Object[] kept = ARRAYS.get();
-    if (kept[slot.ordinal()] instanceof long[] a && a.length >= n) {
-      return a;
-    }
-    long[] a = new long[n];
-    keep(kept, slot, a, n);
-    return a;
+    return array(slot, n, long[].class, long[]::new);
   }
 
   /** An array of at least {@code n} doubles, holding anything. */
   static double[] doubles(Slot slot, int n) {
-    Object[] kept = ARRAYS.get();
-    if (kept[slot.ordinal()] instanceof double[] a && a.length >= n) {
-      return a;
-    }
-    double[] a = new double[n];
-    keep(kept, slot, a, n);
-    return a;
+    return array(slot, n, double[].class, double[]::new);
   }
 
   /** An array of at least {@code n} booleans, the first {@code n} of them false. */
   static boolean[] falses(Slot slot, int n) {
-    Object[] kept = ARRAYS.get();
-    if (kept[slot.ordinal()] instanceof boolean[] a && a.length >= n) {
-      Arrays.fill(a, 0, n, false);
-      return a;
-    }
-    boolean[] a = new boolean[n];
-    keep(kept, slot, a, n);
+    boolean[] a = array(slot, n, boolean[].class, boolean[]::new);
+    Arrays.fill(a, 0, n, false);
     return a;
   }
 
-  private static void keep(Object[] kept, Slot slot, Object array, int n) {
-    if (n <= MAX_KEPT) {
-      kept[slot.ordinal()] = array;
+  /**
+   * The array in {@code slot} when it is of {@code type} and holds {@code n} elements; else a new
+   * one, kept in the slot unless longer than {@link #MAX_KEPT}.
+   */
+  private static <A> A array(Slot slot, int n, Class<A> type, IntFunction<A> make) {
+    Object[] kept = ARRAYS.get();
+    Object a = kept[slot.ordinal()];
+    if (type.isInstance(a) && Array.getLength(a) >= n) {
+      return type.cast(a);
     }
+    A made = make.apply(n);
+    if (n <= MAX_KEPT) {
+      kept[slot.ordinal()] = made;
+    }
+    return made;
   }
 }
