@@ -12,9 +12,10 @@ import java.util.function.IntFunction;
  *
  * <p>Each array has a slot of its own ({@link Slot}): arrays in use at the same time never share
  * one. An array handed out may be longer than asked for and holds what its last user left, unless
- * the method says otherwise; callers use the length they asked for, never {@code length}. Arrays
- * longer than {@link #MAX_KEPT} are made for the one use and not kept, so that a thread holds at
- * most a few hundred megabytes after the largest piece it met.
+ * the method says otherwise; callers use the length they asked for, never {@code length}. A thread
+ * keeps at most {@link #MAX_KEPT_BYTES} of arrays: one that would take it past that is made for the
+ * one use and not kept, so that a piece of millions of points, whose arrays would take hundreds of
+ * megabytes, leaves no more behind than a large piece of a few hundred thousand.
  */
 final class Scratch {
 
@@ -72,17 +73,23 @@ final class Scratch {
     BOUNDARY_SEEN
   }
 
-  /** Elements of the longest array kept for the next use (16 MB of ints). */
-  static final int MAX_KEPT = 1 << 22;
+  /** Bytes of arrays one thread keeps for its next union, at most. */
+  static final long MAX_KEPT_BYTES = 64L << 20;
 
-  private static final ThreadLocal<Object[]> ARRAYS =
-      ThreadLocal.withInitial(() -> new Object[Slot.values().length]);
+  /** One thread's arrays, a slot each, and their bytes. */
+  private static final class Kept {
+    final Object[] arrays = new Object[Slot.values().length];
+    final long[] bytesOf = new long[arrays.length];
+    long bytes;
+  }
+
+  private static final ThreadLocal<Kept> KEPT = ThreadLocal.withInitial(Kept::new);
 
   private Scratch() {}
 
   /** An array of at least {@code n} ints, holding anything. */
   static int[] ints(Slot slot, int n) {
-    return array(slot, n, int[].class, int[]::new);
+    return array(slot, n, int[].class, int[]::new, Integer.BYTES);
   }
 
   /** An array of at least {@code n} ints, the first {@code n} of them {@code value}. */
@@ -94,34 +101,40 @@ final class Scratch {
 
   /** An array of at least {@code n} longs, holding anything. */
   static long[] longs(Slot slot, int n) {
-    return array(slot, n, long[].class, long[]::new);
+    return array(slot, n, long[].class, long[]::new, Long.BYTES);
   }
 
   /** An array of at least {@code n} doubles, holding anything. */
   static double[] doubles(Slot slot, int n) {
-    return array(slot, n, double[].class, double[]::new);
+    return array(slot, n, double[].class, double[]::new, Double.BYTES);
   }
 
   /** An array of at least {@code n} booleans, the first {@code n} of them false. */
   static boolean[] falses(Slot slot, int n) {
-    boolean[] a = array(slot, n, boolean[].class, boolean[]::new);
+    boolean[] a = array(slot, n, boolean[].class, boolean[]::new, 1);
     Arrays.fill(a, 0, n, false);
     return a;
   }
 
   /**
    * The array in {@code slot} when it is of {@code type} and holds {@code n} elements; else a new
-   * one, kept in the slot unless longer than {@link #MAX_KEPT}.
+   * one, kept in the slot in place of the old while the thread's arrays stay within {@link
+   * #MAX_KEPT_BYTES}.
    */
-  private static <A> A array(Slot slot, int n, Class<A> type, IntFunction<A> make) {
-    Object[] kept = ARRAYS.get();
-    Object a = kept[slot.ordinal()];
+  private static <A> A array(
+      Slot slot, int n, Class<A> type, IntFunction<A> make, int elementBytes) {
+    Kept kept = KEPT.get();
+    int i = slot.ordinal();
+    Object a = kept.arrays[i];
     if (type.isInstance(a) && Array.getLength(a) >= n) {
       return type.cast(a);
     }
     A made = make.apply(n);
-    if (n <= MAX_KEPT) {
-      kept[slot.ordinal()] = made;
+    long bytes = (long) n * elementBytes;
+    if (kept.bytes - kept.bytesOf[i] + bytes <= MAX_KEPT_BYTES) {
+      kept.arrays[i] = made;
+      kept.bytes += bytes - kept.bytesOf[i];
+      kept.bytesOf[i] = bytes;
     }
     return made;
   }
