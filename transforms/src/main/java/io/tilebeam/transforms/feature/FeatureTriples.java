@@ -57,8 +57,9 @@ public final class FeatureTriples {
       byte[] id = parts.id().apply(item).getBytes(StandardCharsets.UTF_8);
       byte[] wkb = parts.wkb().apply(item);
       byte[] properties = parts.properties().apply(item).getBytes(StandardCharsets.UTF_8);
-      if (chunk.length() + prefixed(id) + prefixed(wkb) + prefixed(properties) >= CHUNK_BYTES) {
-        chunk.writeTo(out, id, wkb, properties);
+      long itemBytes = prefixed(id) + prefixed(wkb) + prefixed(properties);
+      if (chunk.length() + itemBytes >= CHUNK_BYTES) {
+        chunk.writeTo(out, id, wkb, properties, itemBytes);
       } else {
         chunk.add(id, wkb, properties);
       }
@@ -131,10 +132,12 @@ public final class FeatureTriples {
 
     /**
      * Writes the chunk with one more item at its end, the same bytes as {@link #add} and {@link
-     * #writeTo(OutputStream)} would, without copying the item; empties the chunk.
+     * #writeTo(OutputStream)} would, without copying the item; empties the chunk. {@code itemBytes}
+     * is what the item's parts take with their lengths.
      */
-    void writeTo(OutputStream out, byte[] id, byte[] wkb, byte[] properties) throws IOException {
-      long length = bytes.size() + prefixed(id) + prefixed(wkb) + prefixed(properties);
+    void writeTo(OutputStream out, byte[] id, byte[] wkb, byte[] properties, long itemBytes)
+        throws IOException {
+      long length = bytes.size() + itemBytes;
       if (length > Integer.MAX_VALUE) {
         throw new CoderException("a chunk of " + length + " bytes, more than a coding can hold");
       }
