@@ -33,8 +33,6 @@ public final class GeoJsonSource {
   private final JsonLimits limits;
   private final ObjectMapper mapper;
   private final JsonFactory factory;
-  // Parts end with the separator before the next part's first feature: a trailing comma.
-  private final JsonFactory partFactory;
   private long ringsClosed;
 
   /** A source reading a local file. */
@@ -54,11 +52,6 @@ public final class GeoJsonSource {
     this.limits = limits;
     this.mapper = limits.mapper();
     this.factory = mapper.getFactory();
-    this.partFactory =
-        factory
-            .rebuild()
-            .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_TRAILING_COMMA)
-            .build();
   }
 
   /**
@@ -242,6 +235,21 @@ public final class GeoJsonSource {
     return -1;
   }
 
+  /**
+   * Checks that a part's parser, at the end of its array, has nothing after it: a bracket of the
+   * part's own that closed the array early (brackets that do not match) is corrupt JSON.
+   */
+  private void requireEnd(JsonParser p, long base) throws IOException {
+    if (p.nextToken() != null) {
+      throw new SourceFormatException(
+          path
+              + ": corrupt JSON at "
+              + where(p.currentTokenLocation(), base)
+              + ": the features array closes before the end of its part",
+          null);
+    }
+  }
+
   /** The JSON value that starts at byte {@code offset}, as a tree, under the source's limits. */
   private JsonNode treeAt(long offset) throws IOException {
     try (JsonParser q = factory.createParser(new BufferedInputStream(file.open(offset), 1 << 16))) {
@@ -262,7 +270,11 @@ public final class GeoJsonSource {
       throws IOException {
     long end = endOfValue(offset);
     try (JsonParser p = parserAfter(end, stop)) {
-      return readArray(p, end - RESUME.length, features, action, bad);
+      long next = readArray(p, end - RESUME.length, features, action, bad);
+      if (next < 0 && stop >= 0) {
+        requireEnd(p, end - RESUME.length);
+      }
+      return next;
     } catch (JsonProcessingException e) {
       throw corrupt(e, end - RESUME.length);
     }
@@ -306,9 +318,8 @@ public final class GeoJsonSource {
 
   /**
    * A parser over {@code prefix}, then the file's bytes from {@code from} to {@code stop} and a
-   * closing {@code ]} (negative {@code stop}: to the file's end, as they are). A part ends after a
-   * separator (the next part's first feature follows it), so a trailing comma is allowed there; the
-   * file was read in full, strictly, when it was cut into parts.
+   * closing {@code ]} (negative {@code stop}: to the file's end, as they are). A part ends before
+   * the comma after its last feature, so its bytes in brackets are a JSON array, parsed strictly.
    */
   private JsonParser parser(byte[] prefix, long from, long stop) throws IOException {
     InputStream bytes = new BufferedInputStream(file.open(from), 1 << 16);
@@ -317,70 +328,52 @@ public final class GeoJsonSource {
           new SequenceInputStream(
               new Bounded(bytes, stop - from), new ByteArrayInputStream(new byte[] {']'}));
     }
-    return (stop >= 0 ? partFactory : factory)
-        .createParser(new SequenceInputStream(new ByteArrayInputStream(prefix), bytes));
+    return factory.createParser(new SequenceInputStream(new ByteArrayInputStream(prefix), bytes));
   }
 
   /**
    * Cuts the features array into parts of about {@code partBytes} bytes, at features' starts, for
    * {@link #forEach(GeoJsonSeqSource.Range, Consumer, Consumer)} to read each on its own (on
-   * another worker): a part runs from the start of its first feature to the start of the next
-   * part's (or the array's end). A feature larger than {@code partBytes} is a part of its own. The
-   * scan reads every byte as JSON but builds no feature, so corrupt JSON is found here.
+   * another worker): a part runs from the start of its first feature to the comma after its last
+   * (or the array's end). A feature larger than {@code partBytes} is a part of its own. The members
+   * around the array are parsed here; the array itself is passed over by a scan of its brackets,
+   * strings and commas ({@link FeatureArrayScan}), and each part's reader parses its bytes
+   * strictly: corrupt JSON inside a feature is found by the part that holds it, before any tile of
+   * the layer is written (every claimed tile of the layer then fails with the place).
    *
    * @return false, having passed nothing, for a file that is not UTF-8 (RFC 7946 asks for it; the
    *     parser of another encoding counts characters, not bytes, so no part could be placed): it is
    *     read whole instead
-   * @throws SourceFormatException as {@link #forEach(Consumer, Consumer)}
+   * @throws SourceFormatException when the file is not a FeatureCollection, the JSON around the
+   *     features array is corrupt, a comma in the array stands where a feature should, or the array
+   *     is not closed
    */
   public boolean parts(long partBytes, Consumer<GeoJsonSeqSource.Range> part) throws IOException {
-    Parts parts = new Parts(partBytes, part);
-    long skip = -1;
+    long arrayAt;
     try (InputStream in = new BufferedInputStream(file.open(0), 1 << 16);
         JsonParser p = factory.createParser(in)) {
       atFeatures(p);
-      if (p.currentTokenLocation().getByteOffset() < 0) {
+      arrayAt = p.currentTokenLocation().getByteOffset();
+      if (arrayAt < 0) {
         return false;
-      }
-      skip = scanArray(p, 0, parts);
-      if (skip < 0) {
-        rest(p);
       }
     } catch (JsonProcessingException e) {
       throw corrupt(e, 0);
     }
-    while (skip >= 0) {
-      long end = endOfValue(skip);
-      try (JsonParser p = parserAfter(end, -1)) {
-        skip = scanArray(p, end - RESUME.length, parts);
-      } catch (JsonProcessingException e) {
-        throw corrupt(e, end - RESUME.length);
-      }
+    long end;
+    try (InputStream in = file.open(arrayAt)) {
+      end = FeatureArrayScan.scan(in, arrayAt, path, new Parts(partBytes, part));
+    }
+    // The members after the array, parsed as a parser that had read the array would have.
+    try (JsonParser p = parser(MEMBERS_RESUME, end, -1)) {
+      p.nextToken(); // {
+      p.nextToken(); // the stand-in member's name
+      p.nextToken(); // and its value
+      rest(p);
+    } catch (JsonProcessingException e) {
+      throw corrupt(e, end - MEMBERS_RESUME.length);
     }
     return true;
-  }
-
-  /**
-   * Passes the start of every element of the features array from the parser's position to {@code
-   * parts}, and the array's end. Returns -1 at the end, or the offset of an element that broke a
-   * reading limit (the caller goes on after it, from a new parser; the element stays in its part,
-   * whose reader finds it bad).
-   */
-  private long scanArray(JsonParser p, long base, Parts parts) throws IOException {
-    for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-      if (t == null) {
-        throw new SourceFormatException(path + ": the features array is not closed", null);
-      }
-      long at = base + p.currentTokenLocation().getByteOffset();
-      parts.element(at);
-      try {
-        p.skipChildren();
-      } catch (StreamConstraintsException e) {
-        return at;
-      }
-    }
-    parts.end(base + p.currentTokenLocation().getByteOffset());
-    return -1;
   }
 
   /**
@@ -399,6 +392,9 @@ public final class GeoJsonSource {
     try (JsonParser p = parser(open, part.start(), part.end())) {
       p.nextToken(); // [
       skip = readArray(p, part.start() - open.length, features, action, bad);
+      if (skip < 0) {
+        requireEnd(p, part.start() - open.length);
+      }
     } catch (JsonProcessingException e) {
       throw corrupt(e, part.start() - open.length);
     }
@@ -476,7 +472,7 @@ public final class GeoJsonSource {
   }
 
   /** Groups the features array's elements into parts of about {@code partBytes}. */
-  private static final class Parts {
+  private static final class Parts implements FeatureArrayScan.Elements {
     private final long partBytes;
     private final Consumer<GeoJsonSeqSource.Range> out;
     private long start = -1;
@@ -486,18 +482,24 @@ public final class GeoJsonSource {
       this.out = out;
     }
 
-    /** An element starts at {@code at}: it opens a new part when the current one is full. */
-    void element(long at) {
+    @Override
+    public void element(long at) {
       if (start < 0) {
-        start = at;
-      } else if (at - start >= partBytes) {
-        out.accept(new GeoJsonSeqSource.Range(start, at));
         start = at;
       }
     }
 
-    /** The array ends at {@code at}. */
-    void end(long at) {
+    /** The current part ends before this comma when it is full. */
+    @Override
+    public void separator(long at) {
+      if (at - start >= partBytes) {
+        out.accept(new GeoJsonSeqSource.Range(start, at));
+        start = -1;
+      }
+    }
+
+    @Override
+    public void end(long at) {
       if (start >= 0) {
         out.accept(new GeoJsonSeqSource.Range(start, at));
       }

@@ -133,7 +133,8 @@ class GeoJsonSourceTest {
    * A file read in parts (each part by a source of its own, as on another worker) gives the same
    * features in the same order as read whole (ids, WKB, properties), for parts of every size: one
    * feature each, a few, all in one. The file is GDAL's GeoJSON of the sample (a {@code name} and
-   * {@code crs} before the features, one feature a line); the parts follow each other without gap.
+   * {@code crs} before the features, one feature a line); between two parts is only the comma
+   * between their features.
    */
   @Test
   void partsReadTheSameFeaturesAsTheWholeFile() throws IOException {
@@ -142,10 +143,17 @@ class GeoJsonSourceTest {
     List<Feature> whole = new ArrayList<>();
     new GeoJsonSource(gdal).forEach(whole::add, b -> fail("bad feature " + b));
     assertTrue(whole.size() > 5, "features: " + whole.size());
+    byte[] bytes = Files.readAllBytes(gdal);
     for (long partBytes : new long[] {1, 300, 2_000, Long.MAX_VALUE}) {
       List<GeoJsonSeqSource.Range> parts = parts(gdal, partBytes);
       for (int i = 1; i < parts.size(); i++) {
-        assertEquals(parts.get(i - 1).end(), parts.get(i).start(), "parts " + parts);
+        String between =
+            new String(
+                bytes,
+                (int) parts.get(i - 1).end(),
+                (int) (parts.get(i).start() - parts.get(i - 1).end()),
+                java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(between.matches(",\\s*"), "between parts " + parts + ": '" + between + "'");
       }
       if (partBytes == 1) {
         assertEquals(whole.size(), parts.size());
@@ -183,26 +191,59 @@ class GeoJsonSourceTest {
   }
 
   /**
-   * The scan that cuts a file into parts reads it strictly: corrupt JSON (a trailing comma, which
-   * the parts' own reader allows between parts, among them) fails it with the place.
+   * Corrupt JSON in a file cut into parts fails, with the place, whether the scan finds it (a comma
+   * where a feature should be, an array not closed, members after the array) or the part that holds
+   * it (inside a feature: a trailing comma, brackets that do not match, a missing comma), whatever
+   * the parts' size; and a file with none of these is read whole by its parts.
    */
   @Test
-  void corruptJsonFailsTheScanForParts() throws IOException {
+  void corruptJsonFailsTheScanOrThePartThatHoldsIt() throws IOException {
+    String a = feature("\"a\"", POINT);
+    String b = feature("\"b\"", POINT);
+    String head = "{\"type\":\"FeatureCollection\",\n\"features\":[";
     for (String json :
         List.of(
-            "{\"type\":\"FeatureCollection\",\n\"features\":[{\"type\":\"Feature\",}]}",
-            "{\"type\":\"FeatureCollection\",\n\"features\":[" + feature("1", POINT) + ",]}",
-            "{\"type\":\"FeatureCollection\",\n\"features\":[" + feature("1", POINT) + "]")) {
+            head + "{\"type\":\"Feature\",}]}",
+            head + a + ",]}",
+            head + "," + a + "]}",
+            head + a + ",," + b + "]}",
+            head + a + "]",
+            head + a + "],\"crs\":}",
+            head + a + "," + b + "}]}",
+            head + a + " " + b + "]}",
+            head + a + ",{\"type\":\"Feature\",\"properties\":[}]," + b + "]}",
+            head + a + ",{\"type\":\"Feature\",\"properties\":{\"k\":\"v]}\"]}]}")) {
       Path f = dir.resolve("corrupt.geojson");
       Files.writeString(f, json);
-      SourceFormatException e = assertThrows(SourceFormatException.class, () -> parts(f, 1));
-      assertTrue(
-          e.getMessage().contains("corrupt JSON") || e.getMessage().contains("not closed"),
-          e.getMessage());
+      for (long partBytes : new long[] {1, Long.MAX_VALUE}) {
+        SourceFormatException e =
+            assertThrows(
+                SourceFormatException.class,
+                () -> {
+                  for (GeoJsonSeqSource.Range part : parts(f, partBytes)) {
+                    new GeoJsonSource(f).forEach(part, x -> {}, x -> {});
+                  }
+                },
+                json);
+        assertTrue(
+            e.getMessage().contains("corrupt JSON") || e.getMessage().contains("not closed"),
+            e.getMessage());
+      }
     }
     Path f = dir.resolve("none.geojson");
     Files.writeString(f, "{\"type\":\"Feature\",\"geometry\":" + POINT + "}");
     assertThrows(SourceFormatException.class, () -> parts(f, 1));
+    // Strings that hold brackets, commas and escaped quotes are passed over whole.
+    String tricky = feature("\"c,]}\\\"[{\"", POINT);
+    Path ok = dir.resolve("tricky.geojson");
+    Files.writeString(ok, head + " " + a + " ,\n" + tricky + "\t,  " + b + " ]\n, \"x\": [1] }");
+    for (long partBytes : new long[] {1, 40, Long.MAX_VALUE}) {
+      List<String> ids = new ArrayList<>();
+      for (GeoJsonSeqSource.Range part : parts(ok, partBytes)) {
+        new GeoJsonSource(ok).forEach(part, x -> ids.add(x.id()), x -> fail("bad " + x));
+      }
+      assertEquals(List.of("a", "c,]}\"[{", "b"), ids, "parts of " + partBytes + " bytes");
+    }
   }
 
   /**
