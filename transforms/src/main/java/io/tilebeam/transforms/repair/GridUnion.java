@@ -45,9 +45,6 @@ import org.locationtech.jts.index.hprtree.HPRtree;
  */
 public final class GridUnion {
 
-  /** Rows of the grid per band of the index that the winding counts look edges up in. */
-  private static final int BAND = 16;
-
   private final GeometryFactory factory;
 
   // Grid points: dense ids in the order the paths reach them, from the snapper's ids of its hot
@@ -559,34 +556,57 @@ public final class GridUnion {
     /** The half-edges that cross each row between grid points, by bands of rows. */
     private final class RowIndex {
       private final int minY;
-      private final int[][] bands;
-      private final int[] sizes;
+      // Rows per band: one where the edges are short, more where long ones (a slice along its
+      // tile's side) would make the index hold many entries per edge.
+      private final int band;
+      // The non-horizontal edges that cross band b's rows: entries[start[b], start[b + 1]).
+      private final int[] start;
+      private final int[] entries;
 
       RowIndex() {
         int lo = Integer.MAX_VALUE;
         int hi = Integer.MIN_VALUE;
-        for (int h = 0; h < halves; h += 2) {
-          lo = Math.min(lo, Math.min(py[hFrom[h]], py[hTo[h]]));
-          hi = Math.max(hi, Math.max(py[hFrom[h]], py[hTo[h]]));
-        }
-        minY = lo;
-        int count = (hi - lo) / BAND + 1;
-        bands = new int[count][];
-        sizes = new int[count];
+        long crossed = 0;
+        int sloped = 0;
         for (int h = 0; h < halves; h += 2) {
           int y0 = Math.min(py[hFrom[h]], py[hTo[h]]);
           int y1 = Math.max(py[hFrom[h]], py[hTo[h]]);
-          if (y0 == y1) {
-            continue;
+          lo = Math.min(lo, y0);
+          hi = Math.max(hi, y1);
+          if (y0 != y1) {
+            crossed += y1 - y0;
+            sloped++;
           }
-          // Rows crossed: y0 + 0.5 up to y1 - 0.5.
-          for (int b = (y0 - minY) / BAND; b <= (y1 - 1 - minY) / BAND; b++) {
-            if (bands[b] == null) {
-              bands[b] = new int[8];
-            } else if (sizes[b] == bands[b].length) {
-              bands[b] = Arrays.copyOf(bands[b], sizes[b] * 2);
+        }
+        minY = lo;
+        // At most two entries per edge for the rows it crosses, and one for the band it ends in.
+        long perBand = 2L * Math.max(1, sloped);
+        band = (int) Math.max(1, (crossed + perBand - 1) / perBand);
+        int count = (hi - lo) / band + 1;
+        start = Scratch.ints(Scratch.Slot.ROW_START, count + 1, 0);
+        for (int h = 0; h < halves; h += 2) {
+          int y0 = Math.min(py[hFrom[h]], py[hTo[h]]);
+          int y1 = Math.max(py[hFrom[h]], py[hTo[h]]);
+          if (y0 != y1) {
+            // Rows crossed: y0 + 0.5 up to y1 - 0.5.
+            for (int b = (y0 - minY) / band; b <= (y1 - 1 - minY) / band; b++) {
+              start[b + 1]++;
             }
-            bands[b][sizes[b]++] = h;
+          }
+        }
+        for (int b = 0; b < count; b++) {
+          start[b + 1] += start[b];
+        }
+        entries = Scratch.ints(Scratch.Slot.ROW_ENTRIES, start[count]);
+        int[] fill = Scratch.ints(Scratch.Slot.ROW_FILL, count);
+        System.arraycopy(start, 0, fill, 0, count);
+        for (int h = 0; h < halves; h += 2) {
+          int y0 = Math.min(py[hFrom[h]], py[hTo[h]]);
+          int y1 = Math.max(py[hFrom[h]], py[hTo[h]]);
+          if (y0 != y1) {
+            for (int b = (y0 - minY) / band; b <= (y1 - 1 - minY) / band; b++) {
+              entries[fill[b]++] = h;
+            }
           }
         }
       }
@@ -628,12 +648,12 @@ public final class GridUnion {
         Arrays.sort(sorted);
         // changes[j]: what the edges between seed j - 1 and seed j (in x) change.
         int[] changes = new int[m + 1];
-        int band = (y - minY) / BAND;
-        for (int i = 0; i < sizes[band]; i++) {
-          int e = bands[band][i];
-          int y0 = Math.min(py[hFrom[e]], py[hTo[e]]);
-          int y1 = Math.max(py[hFrom[e]], py[hTo[e]]);
-          if (y0 > y || y1 <= y) {
+        int b = (y - minY) / band;
+        for (int i = start[b]; i < start[b + 1]; i++) {
+          int e = entries[i];
+          if (band > 1
+              && (Math.min(py[hFrom[e]], py[hTo[e]]) > y
+                  || Math.max(py[hFrom[e]], py[hTo[e]]) <= y)) {
             continue;
           }
           // A seed's own edge crosses at its own x and counts only for seeds to its right.

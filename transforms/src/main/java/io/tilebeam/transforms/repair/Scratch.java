@@ -70,7 +70,10 @@ final class Scratch {
     BOUNDARY_LEAVES,
     BOUNDARY_MEET,
     BOUNDARY_USED,
-    BOUNDARY_SEEN
+    BOUNDARY_SEEN,
+    ROW_START,
+    ROW_ENTRIES,
+    ROW_FILL
   }
 
   /** Bytes of arrays one thread keeps for its next union, at most. */
