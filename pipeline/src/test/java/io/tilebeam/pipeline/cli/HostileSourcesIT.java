@@ -95,6 +95,33 @@ class HostileSourcesIT {
     return new Outcome(r.code(), r.err(), json, out);
   }
 
+  /**
+   * A GeoJSON FeatureCollection with corrupt JSON inside one feature (a trailing comma among its
+   * properties): the file is cut into parts by a scan that parses no feature, and the part that
+   * holds it fails every claimed tile of the layer with the byte (exit 3); nothing of the layer is
+   * published, the good feature's tile neither.
+   */
+  @Test
+  void corruptJsonInsideAGeoJsonFeatureFailsTheLayersTiles() throws Exception {
+    String good =
+        "{\"type\":\"Feature\",\"properties\":{},"
+            + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[-60,10]}}";
+    String bad =
+        "{\"type\":\"Feature\",\"properties\":{\"a\":1,},"
+            + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[100,10]}}";
+    Path file =
+        Files.writeString(
+            dir.resolve("corrupt.geojson"),
+            "{\"type\":\"FeatureCollection\",\"features\":[" + good + ",\n" + bad + "]}");
+    Outcome o = run(file, "geojson", "[-180, -85, 180, 85]", 2, "geojson");
+    assertEquals(ExitCode.TILES_FAILED, o.code(), o.err());
+    assertEquals(0, o.report().get("written").asLong(), o.report().toString());
+    assertEquals(16, o.report().get("failed").asLong(), o.report().toString());
+    String failures = Files.readString(o.out().resolve("_failed/l/tiles.jsonl"));
+    assertTrue(failures.contains("corrupt JSON at byte"), failures);
+    assertTrue(!Files.exists(o.out().resolve("l/2/1/1.geojson")), "nothing published");
+  }
+
   private Outcome parquet(String name, byte[] bytes) throws Exception {
     Path file = Files.write(dir.resolve(name + ".parquet"), bytes);
     return run(file, "geoparquet", "[-180, -85, 180, 85]", 2, "geojson");
