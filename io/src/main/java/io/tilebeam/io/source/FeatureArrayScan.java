@@ -44,15 +44,16 @@ final class FeatureArrayScan {
    */
   static long scan(InputStream in, long base, String path, Elements out) throws IOException {
     byte[] block = new byte[1 << 16];
-    long offset = base;
     int depth = -1; // -1 before the opening bracket, 0 at the array's own level
     boolean inString = false;
     boolean escaped = false;
     // At the array's level: whether an element has started since the last comma (or the start).
     boolean element = false;
     long lastComma = -1;
-    for (int length = in.read(block); length >= 0; length = in.read(block)) {
-      for (int i = 0; i < length; i++, offset++) {
+    // Byte i of the block is byte at + i of the file.
+    long at = base;
+    for (int length = in.read(block); length >= 0; at += length, length = in.read(block)) {
+      for (int i = 0; i < length; i++) {
         int b = block[i];
         if (inString) {
           if (escaped) {
@@ -64,6 +65,18 @@ final class FeatureArrayScan {
           }
           continue;
         }
+        if (depth > 0) {
+          // Inside an element: most of its bytes are digits, commas and whitespace.
+          if (JsonLimits.STRUCTURAL[b & 0xff]) {
+            switch (b) {
+              case '"' -> inString = true;
+              case '{', '[' -> depth++;
+              default -> depth--;
+            }
+          }
+          continue;
+        }
+        long offset = at + i;
         if (depth < 0) {
           if (b != '[') {
             throw new SourceFormatException(
@@ -73,11 +86,9 @@ final class FeatureArrayScan {
           depth = 0;
           continue;
         }
-        if (b == ' ' || b == '\n' || b == '\r' || b == '\t') {
-          continue;
-        }
-        if (depth == 0) {
-          if (b == ',') {
+        switch (b) {
+          case ' ', '\n', '\r', '\t' -> {}
+          case ',' -> {
             if (!element) {
               throw new SourceFormatException(
                   path + ": corrupt JSON at byte " + offset + ": a comma where a feature should be",
@@ -86,9 +97,8 @@ final class FeatureArrayScan {
             out.separator(offset);
             element = false;
             lastComma = offset;
-            continue;
           }
-          if (b == ']') {
+          case ']' -> {
             if (!element && lastComma >= 0) {
               throw new SourceFormatException(
                   path + ": corrupt JSON at byte " + lastComma + ": a comma after the last feature",
@@ -97,16 +107,18 @@ final class FeatureArrayScan {
             out.end(offset);
             return offset + 1;
           }
-          if (!element) {
-            element = true;
-            out.element(offset);
+          default -> {
+            if (!element) {
+              element = true;
+              out.element(offset);
+            }
+            if (b == '"') {
+              inString = true;
+            } else if (b == '{' || b == '[') {
+              depth++;
+            }
+            // A stray closing bracket at this level stays in its element, whose parser finds it.
           }
-        }
-        switch (b) {
-          case '"' -> inString = true;
-          case '{', '[' -> depth++;
-          case '}', ']' -> depth = Math.max(0, depth - 1);
-          default -> {}
         }
       }
     }

@@ -44,6 +44,18 @@ public record JsonLimits(int maxStringChars, int maxNesting, int maxRecordBytes)
 
   private static final Map<JsonLimits, ObjectMapper> MAPPERS = new ConcurrentHashMap<>();
 
+  /**
+   * The bytes that change a scan of brackets and strings inside an object or array (outside its
+   * strings): quotes and brackets. Most of a GeoJSON file is digits, commas and whitespace.
+   */
+  static final boolean[] STRUCTURAL = new boolean[256];
+
+  static {
+    for (char c : "\"{}[]".toCharArray()) {
+      STRUCTURAL[c] = true;
+    }
+  }
+
   /** Checks every field against the range a reader can honour. */
   public JsonLimits {
     check("maxStringChars", maxStringChars, 1_000, 1_000_000_000);
@@ -109,15 +121,15 @@ public record JsonLimits(int maxStringChars, int maxNesting, int maxRecordBytes)
     // Read in blocks: a value may be most of a file of hundreds of megabytes (a FeatureCollection's
     // features array), and a stream's read of one byte takes a lock each time.
     byte[] block = new byte[1 << 16];
-    long n = 0;
     int depth = 0;
     boolean inString = false;
     boolean escaped = false;
     boolean started = false;
-    for (int length = in.read(block); length >= 0; length = in.read(block)) {
+    // n: the bytes of the blocks before this one; byte i of the block is byte n + i of the stream.
+    long n = 0;
+    for (int length = in.read(block); length >= 0; n += length, length = in.read(block)) {
       for (int i = 0; i < length; i++) {
         int b = block[i];
-        n++;
         if (inString) {
           if (escaped) {
             escaped = false;
@@ -126,15 +138,18 @@ public record JsonLimits(int maxStringChars, int maxNesting, int maxRecordBytes)
           } else if (b == '"') {
             inString = false;
             if (depth == 0) {
-              return n; // a bare string
+              return n + i + 1; // a bare string
             }
           }
           continue;
         }
+        if (depth > 0 && !STRUCTURAL[b & 0xff]) {
+          continue; // inside a value: most of its bytes are digits, commas and whitespace
+        }
         switch (b) {
           case ' ', '\t', '\r', '\n' -> {
             if (started && depth == 0) {
-              return n - 1; // the end of a bare number or literal
+              return n + i; // the end of a bare number or literal
             }
           }
           case '"' -> {
@@ -147,15 +162,15 @@ public record JsonLimits(int maxStringChars, int maxNesting, int maxRecordBytes)
           }
           case '}', ']' -> {
             if (depth == 0) {
-              return n - 1; // the array's end after a bare number or literal
+              return n + i; // the array's end after a bare number or literal
             }
             if (--depth == 0) {
-              return n;
+              return n + i + 1;
             }
           }
           case ',' -> {
             if (depth == 0) {
-              return n - 1;
+              return n + i;
             }
           }
           default -> started = true;
