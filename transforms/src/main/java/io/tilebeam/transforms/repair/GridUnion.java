@@ -556,9 +556,9 @@ public final class GridUnion {
     /** The half-edges that cross each row between grid points, by bands of rows. */
     private final class RowIndex {
       private final int minY;
-      // Rows per band: one where the edges are short, more where long ones (a slice along its
-      // tile's side) would make the index hold many entries per edge.
-      private final int band;
+      // Rows per band, 2^shift: one where the edges are short, more where long ones (a slice along
+      // its tile's side) would make the index hold many entries per edge.
+      private final int shift;
       // The non-horizontal edges that cross band b's rows: entries[start[b], start[b + 1]).
       private final int[] start;
       private final int[] entries;
@@ -579,19 +579,24 @@ public final class GridUnion {
           }
         }
         minY = lo;
-        // At most two entries per edge for the rows it crosses, and one for the band it ends in.
-        long perBand = 2L * Math.max(1, sloped);
-        band = (int) Math.max(1, (crossed + perBand - 1) / perBand);
-        int count = (hi - lo) / band + 1;
+        // At most about two entries per edge for the rows it crosses, and one for the band it
+        // ends in.
+        int s = 0;
+        while (crossed >> s > 2L * sloped) {
+          s++;
+        }
+        shift = s;
+        int count = ((hi - lo) >> shift) + 1;
         start = Scratch.ints(Scratch.Slot.ROW_START, count + 1, 0);
         for (int h = 0; h < halves; h += 2) {
           int y0 = Math.min(py[hFrom[h]], py[hTo[h]]);
           int y1 = Math.max(py[hFrom[h]], py[hTo[h]]);
-          if (y0 != y1) {
-            // Rows crossed: y0 + 0.5 up to y1 - 0.5.
-            for (int b = (y0 - minY) / band; b <= (y1 - 1 - minY) / band; b++) {
-              start[b + 1]++;
-            }
+          if (y0 == y1) {
+            continue;
+          }
+          // Rows crossed: y0 + 0.5 up to y1 - 0.5.
+          for (int b = (y0 - minY) >> shift, last = (y1 - 1 - minY) >> shift; b <= last; b++) {
+            start[b + 1]++;
           }
         }
         for (int b = 0; b < count; b++) {
@@ -603,10 +608,11 @@ public final class GridUnion {
         for (int h = 0; h < halves; h += 2) {
           int y0 = Math.min(py[hFrom[h]], py[hTo[h]]);
           int y1 = Math.max(py[hFrom[h]], py[hTo[h]]);
-          if (y0 != y1) {
-            for (int b = (y0 - minY) / band; b <= (y1 - 1 - minY) / band; b++) {
-              entries[fill[b]++] = h;
-            }
+          if (y0 == y1) {
+            continue;
+          }
+          for (int b = (y0 - minY) >> shift, last = (y1 - 1 - minY) >> shift; b <= last; b++) {
+            entries[fill[b]++] = h;
           }
         }
       }
@@ -631,9 +637,40 @@ public final class GridUnion {
           while (end < n && byRow[end] >>> 32 == rowKey) {
             end++;
           }
-          leftOfRow((int) rowKey + minY, seeds, byRow, first, end, out);
+          int y = (int) rowKey + minY;
+          if (end - first == 1) {
+            int k = (int) byRow[first];
+            out[k] = leftOfOne(y, seeds[k]);
+          } else {
+            leftOfRow(y, seeds, byRow, first, end, out);
+          }
         }
         return out;
+      }
+
+      /** Whether the non-horizontal edge {@code e} of band {@code y}'s entries crosses row y. */
+      private boolean crossesRow(int e, int y) {
+        return shift == 0
+            || (Math.min(py[hFrom[e]], py[hTo[e]]) <= y && Math.max(py[hFrom[e]], py[hTo[e]]) > y);
+      }
+
+      /**
+       * {@link #leftOf} for the one seed {@code h} on row {@code y}: the changes of the edges that
+       * cross the row to its left (what {@link #leftOfRow} counts for a row of one seed).
+       */
+      private int leftOfOne(int y, int h) {
+        double row = y + 0.5;
+        double x = crossing(h, row);
+        int before = 0;
+        int b = (y - minY) >> shift;
+        for (int i = start[b]; i < start[b + 1]; i++) {
+          int e = entries[i];
+          if (crossesRow(e, y) && crossing(e, row) < x) {
+            before += change(e);
+          }
+        }
+        boolean up = py[hTo[h]] > py[hFrom[h]];
+        return up ? before : before + change(h);
       }
 
       /** {@link #leftOf} for the seeds {@code byRow[first, end)}, all on row {@code y}. */
@@ -648,16 +685,13 @@ public final class GridUnion {
         Arrays.sort(sorted);
         // changes[j]: what the edges between seed j - 1 and seed j (in x) change.
         int[] changes = new int[m + 1];
-        int b = (y - minY) / band;
+        int b = (y - minY) >> shift;
         for (int i = start[b]; i < start[b + 1]; i++) {
           int e = entries[i];
-          if (band > 1
-              && (Math.min(py[hFrom[e]], py[hTo[e]]) > y
-                  || Math.max(py[hFrom[e]], py[hTo[e]]) <= y)) {
-            continue;
+          if (crossesRow(e, y)) {
+            // A seed's own edge crosses at its own x and counts only for seeds to its right.
+            changes[firstAbove(sorted, crossing(e, row))] += change(e);
           }
-          // A seed's own edge crosses at its own x and counts only for seeds to its right.
-          changes[firstAbove(sorted, crossing(e, row))] += change(e);
         }
         for (int j = 1; j <= m; j++) {
           changes[j] += changes[j - 1];
