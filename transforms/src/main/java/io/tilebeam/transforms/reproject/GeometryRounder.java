@@ -45,6 +45,72 @@ final class GeometryRounder {
     return r == null ? factory.createGeometryCollection() : r;
   }
 
+  /**
+   * The number of points {@link #round} would give a polygonal geometry (a polygon or a
+   * multipolygon of them), counted without making it: the same rounding, repeats and collapsed
+   * rings; -1 for any other geometry.
+   */
+  int roundedPoints(Geometry g) {
+    if (g instanceof Polygon p) {
+      return roundedPoints(p);
+    }
+    if (!(g instanceof MultiPolygon)) {
+      return -1;
+    }
+    int n = 0;
+    for (int i = 0; i < g.getNumGeometries(); i++) {
+      n += roundedPoints((Polygon) g.getGeometryN(i));
+    }
+    return n;
+  }
+
+  private int roundedPoints(Polygon p) {
+    if (p.isEmpty()) {
+      return 0;
+    }
+    int shell = ringPoints(p.getExteriorRing().getCoordinateSequence());
+    if (shell == 0) {
+      return 0;
+    }
+    int n = shell;
+    for (int i = 0; i < p.getNumInteriorRing(); i++) {
+      n += ringPoints(p.getInteriorRingN(i).getCoordinateSequence());
+    }
+    return n;
+  }
+
+  /**
+   * The points of a closed ring rounded without repeats, or 0 when it collapses: {@link #ring}'s
+   * points and its test that they are not all on one line ({@link RingChecks#spansArea}), the same
+   * products of the same values, as the points come.
+   */
+  private int ringPoints(CoordinateSequence s) {
+    int k = 0;
+    double x0 = 0;
+    double y0 = 0;
+    double lastX = 0;
+    double lastY = 0;
+    boolean spans = false;
+    for (int i = 0; i < s.size(); i++) {
+      double x = round(s.getX(i));
+      double y = round(s.getY(i));
+      if (k > 0 && x == lastX && y == lastY) {
+        continue;
+      }
+      if (k == 0) {
+        x0 = x;
+        y0 = y;
+      } else if (k >= 2 && !spans) {
+        // Points k - 1 and k: spansArea's pair (i, i + 1) for i = k - 1 >= 1.
+        spans = (lastX - x0) * (y - y0) != (x - x0) * (lastY - y0);
+      }
+      lastX = x;
+      lastY = y;
+      k++;
+    }
+    return k >= 4 && spans ? k : 0;
+  }
+
   private Geometry roundPart(Geometry g) {
     if (g instanceof Point p) {
       return p.isEmpty() ? null : factory.createPoint(points(p.getCoordinateSequence(), 1));

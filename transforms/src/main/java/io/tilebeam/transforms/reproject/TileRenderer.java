@@ -75,15 +75,18 @@ public final class TileRenderer {
       // leaves nothing), never from its own geometry: that is moved onto the grid, not copied.
       boolean movedToGrid = wound && GeometryRepair.isPolygonal(target);
       Geometry inUnits = movedToGrid ? grid.toGridInPlace(target) : grid.toGrid(target);
-      Geometry onGrid = gridRounder.round(inUnits);
-      if (onGrid.isEmpty()) {
-        return null;
-      }
-      boolean polygonal = GeometryRepair.isPolygonal(onGrid);
       // A large polygonal piece has nearly always folded somewhere (of the pieces of
       // countries-land-10m at zooms 0-5 with this many points, 98 % had): it goes straight to the
-      // union, which costs three checks, rather than a check that only finds the fold first.
-      boolean likelyFolded = polygonal && onGrid.getNumPoints() >= LIKELY_FOLDED_POINTS;
+      // union, which costs three checks, rather than a check that only finds the fold first. The
+      // union takes the piece as it is, so its rounded copy is not made, only counted.
+      boolean likelyFolded =
+          inUnits.getNumPoints() >= LIKELY_FOLDED_POINTS
+              && gridRounder.roundedPoints(inUnits) >= LIKELY_FOLDED_POINTS;
+      Geometry onGrid = likelyFolded ? null : gridRounder.round(inUnits);
+      if (onGrid != null && onGrid.isEmpty()) {
+        return null;
+      }
+      boolean polygonal = likelyFolded || GeometryRepair.isPolygonal(onGrid);
       // Wound rings, valid as they read, are the area they wind only if rounding dropped none
       // (a collapsed shell takes the holes hung on it along).
       boolean checkable = !likelyFolded && (!wound || rings(onGrid) == rings(inUnits));
