@@ -1,8 +1,11 @@
 package io.tilebeam.transforms.crs;
 
-import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.CoordinateSequence;
 import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.geom.GeometryCollection;
+import org.locationtech.jts.geom.LineString;
+import org.locationtech.jts.geom.Point;
+import org.locationtech.jts.geom.Polygon;
 import org.locationtech.jts.geom.util.GeometryTransformer;
 import org.opengis.referencing.operation.MathTransform;
 import org.opengis.referencing.operation.TransformException;
@@ -31,9 +34,7 @@ public final class CoordinateTransformer {
    */
   public Geometry apply(Geometry geometry) throws TransformException {
     if (transform.isIdentity()) {
-      for (Coordinate c : geometry.getCoordinates()) {
-        requireFinite(c.x, c.y);
-      }
+      requireFinite(geometry);
       return geometry;
     }
     try {
@@ -64,6 +65,33 @@ public final class CoordinateTransformer {
         throw new Wrapped(e);
       }
       return out;
+    }
+  }
+
+  /**
+   * Checks every coordinate, part by part in the order of {@code getCoordinates()}, reading each
+   * part's own sequence (that method would copy the points of a polygon into one new array).
+   */
+  private static void requireFinite(Geometry g) throws TransformException {
+    if (g instanceof Polygon p) {
+      requireFinite(p.getExteriorRing().getCoordinateSequence());
+      for (int i = 0; i < p.getNumInteriorRing(); i++) {
+        requireFinite(p.getInteriorRingN(i).getCoordinateSequence());
+      }
+    } else if (g instanceof LineString l) {
+      requireFinite(l.getCoordinateSequence());
+    } else if (g instanceof Point p) {
+      requireFinite(p.getCoordinateSequence());
+    } else if (g instanceof GeometryCollection c) {
+      for (int i = 0; i < c.getNumGeometries(); i++) {
+        requireFinite(c.getGeometryN(i));
+      }
+    }
+  }
+
+  private static void requireFinite(CoordinateSequence s) throws TransformException {
+    for (int i = 0; i < s.size(); i++) {
+      requireFinite(s.getX(i), s.getY(i));
     }
   }
 
