@@ -56,13 +56,20 @@ public final class GridPiece {
    */
   static byte[] encode(TilePiece piece, int digits, boolean keptValid, boolean wound) {
     double scale = Math.pow(10, digits);
-    Writer w = new Writer(scale, (int) Math.min(Integer.MAX_VALUE - 64, 6 * piece.vertices() + 64));
+    // Counted first, then written into an array of exactly that size: an estimate from the
+    // vertices was short for most large pieces (grown by doubling, then trimmed by a copy).
+    Writer count = new Writer(scale, null);
+    piece.writeTo(count);
+    if (!count.exact() || count.size() > Integer.MAX_VALUE - 64) {
+      return piece.wkb();
+    }
+    Writer w = new Writer(scale, VarintBytes.ofSize(HEADER + (int) count.size()));
     w.out.write(MARKER);
     w.out.write(VERSION);
     w.out.write((keptValid ? KEPT_VALID : 0) | (wound ? WOUND : 0));
     w.out.write(digits);
     piece.writeTo(w);
-    return w.exact() ? w.out.bytes() : piece.wkb();
+    return w.out.bytes();
   }
 
   /**
@@ -121,17 +128,21 @@ public final class GridPiece {
     }
   }
 
-  /** Writes a piece's structure and its coordinates in grid steps. */
+  /**
+   * Writes a piece's structure and its coordinates in grid steps, or (with no array to write to)
+   * counts the bytes it would write.
+   */
   private static final class Writer implements PieceWriter {
     private final VarintBytes out;
     private final double scale;
     private long lastX;
     private long lastY;
     private boolean exact = true;
+    private long size;
 
-    private Writer(double scale, int expected) {
+    private Writer(double scale, VarintBytes out) {
       this.scale = scale;
-      this.out = new VarintBytes(expected);
+      this.out = out;
     }
 
     /** Whether every coordinate so far was finite and small enough. */
@@ -139,16 +150,37 @@ public final class GridPiece {
       return exact;
     }
 
+    /** The bytes counted, with no array to write to. */
+    long size() {
+      return size;
+    }
+
     @Override
     public Writer header(int type) {
-      out.varint(type);
+      varint(type);
       return this;
     }
 
     @Override
     public Writer integer(int n) {
-      out.varint(n);
+      varint(n);
       return this;
+    }
+
+    private void varint(long v) {
+      if (out != null) {
+        out.varint(v);
+      } else {
+        size += VarintBytes.varintSize(v);
+      }
+    }
+
+    private void zigzag(long v) {
+      if (out != null) {
+        out.zigzag(v);
+      } else {
+        size += VarintBytes.varintSize((v << 1) ^ (v >> 63));
+      }
     }
 
     @Override
@@ -194,8 +226,8 @@ public final class GridPiece {
       }
       long kx = (long) gx;
       long ky = (long) gy;
-      out.zigzag(kx - lastX);
-      out.zigzag(ky - lastY);
+      zigzag(kx - lastX);
+      zigzag(ky - lastY);
       lastX = kx;
       lastY = ky;
     }

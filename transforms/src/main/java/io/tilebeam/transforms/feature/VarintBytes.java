@@ -12,10 +12,30 @@ import java.util.Arrays;
 public final class VarintBytes {
   private byte[] buf;
   private int size;
+  // Made at its final size (ofSize): its array is handed over whole, not copied.
+  private final boolean handedOver;
 
   /** An empty array with room for about {@code expected} bytes. */
   public VarintBytes(int expected) {
-    buf = new byte[Math.max(16, expected)];
+    this(new byte[Math.max(16, expected)], false);
+  }
+
+  private VarintBytes(byte[] buf, boolean handedOver) {
+    this.buf = buf;
+    this.handedOver = handedOver;
+  }
+
+  /**
+   * An empty array of exactly {@code size} bytes, for a coding whose size was counted first: once
+   * filled, {@link #bytes} hands it over without a copy.
+   */
+  public static VarintBytes ofSize(int size) {
+    return new VarintBytes(new byte[size], true);
+  }
+
+  /** The bytes {@link #varint} writes for {@code v}. */
+  public static int varintSize(long v) {
+    return Math.max(1, (64 - Long.numberOfLeadingZeros(v) + 6) / 7);
   }
 
   /** Appends one byte, the low 8 bits of {@code b}. */
@@ -65,8 +85,11 @@ public final class VarintBytes {
     out.write(buf, 0, size);
   }
 
-  /** A copy of the bytes written. */
+  /**
+   * A copy of the bytes written; for an array made by {@link #ofSize} and filled exactly, the array
+   * itself (its writer is done with it).
+   */
   public byte[] bytes() {
-    return Arrays.copyOf(buf, size);
+    return handedOver && size == buf.length ? buf : Arrays.copyOf(buf, size);
   }
 }
