@@ -53,6 +53,25 @@ public final class Protobuf {
       return this;
     }
 
+    /**
+     * Appends field {@code field} as length-delimited bytes: what {@code message} has written so
+     * far, copied once (as {@link #bytesField} of its {@link #toByteArray}, without that copy).
+     */
+    public Writer messageField(int field, Writer message) {
+      tag(field, LENGTH_DELIMITED);
+      varint(message.size);
+      room(message.size);
+      System.arraycopy(message.buf, 0, buf, size, message.size);
+      size += message.size;
+      return this;
+    }
+
+    /** Forgets what was written, keeping the room: for the next message of a kind. */
+    public Writer clear() {
+      size = 0;
+      return this;
+    }
+
     /** Appends field {@code field} as a UTF-8 string. */
     public Writer stringField(int field, String value) {
       return bytesField(field, value.getBytes(StandardCharsets.UTF_8));

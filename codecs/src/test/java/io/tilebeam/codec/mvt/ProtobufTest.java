@@ -46,6 +46,30 @@ class ProtobufTest {
     assertEquals(0, new Protobuf.Writer().packedField(4, values, 0).toByteArray().length);
   }
 
+  /**
+   * A message written into another from its writer gives the bytes of its array written as a
+   * length-delimited field, for small and large messages, and a cleared writer starts over.
+   */
+  @Test
+  void aMessageFieldIsTheMessagesBytesLengthDelimited() {
+    Protobuf.Writer message = new Protobuf.Writer();
+    for (int n : new int[] {0, 3, 200, 70_000}) {
+      int[] values = new int[n];
+      for (int i = 0; i < n; i++) {
+        values[i] = i * 31;
+      }
+      message.clear().varintField(1, n).packedField(4, values, n);
+      byte[] expected =
+          new Protobuf.Writer()
+              .varintField(15, 2)
+              .bytesField(2, message.toByteArray())
+              .toByteArray();
+      assertArrayEquals(
+          expected,
+          new Protobuf.Writer().varintField(15, 2).messageField(2, message).toByteArray());
+    }
+  }
+
   @Test
   void manyFieldsGrowTheBufferAndReadBack() throws Exception {
     Protobuf.Writer w = new Protobuf.Writer();

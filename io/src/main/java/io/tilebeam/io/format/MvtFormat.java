@@ -110,7 +110,11 @@ public final class MvtFormat implements VectorFormat {
 
     Values values = new Values();
     Map<String, Integer> keys = new LinkedHashMap<>();
-    List<byte[]> features = new ArrayList<>();
+    // Each feature is written into one reused message, then into the layer after its name.
+    Protobuf.Writer layer = new Protobuf.Writer().varintField(15, 2);
+    layer.stringField(1, tile.work().layer());
+    Protobuf.Writer feature = new Protobuf.Writer();
+    int features = 0;
     WKBReader reader = new WKBReader();
     for (RenderedFeature f : tile.features()) {
       Geometry g;
@@ -131,23 +135,20 @@ public final class MvtFormat implements VectorFormat {
         tags[t++] = keys.computeIfAbsent(a.getKey(), k -> keys.size());
         tags[t++] = values.index(a.getValue());
       }
-      features.add(
-          new Protobuf.Writer()
-              .varintField(1, features.size() + 1L)
-              .packedField(2, tags, tags.length)
-              .varintField(3, commands.type())
-              .packedField(4, commands.values(), commands.length())
-              .toByteArray());
+      features++;
+      feature
+          .clear()
+          .varintField(1, features)
+          .packedField(2, tags, tags.length)
+          .varintField(3, commands.type())
+          .packedField(4, commands.values(), commands.length());
+      layer.messageField(2, feature);
     }
-
-    Protobuf.Writer layer = new Protobuf.Writer().varintField(15, 2);
-    layer.stringField(1, tile.work().layer());
-    features.forEach(f -> layer.bytesField(2, f));
     keys.keySet().forEach(k -> layer.stringField(3, k));
     values.encoded.forEach(v -> layer.bytesField(4, v));
     layer.varintField(5, EXTENT);
-    byte[] bytes = new Protobuf.Writer().bytesField(3, layer.toByteArray()).toByteArray();
-    return new Encoded(bytes, features.size());
+    byte[] bytes = new Protobuf.Writer().messageField(3, layer).toByteArray();
+    return new Encoded(bytes, features);
   }
 
   /**
