@@ -45,8 +45,7 @@ final class FeatureArrayScan {
   static long scan(InputStream in, long base, String path, Elements out) throws IOException {
     byte[] block = new byte[1 << 16];
     int depth = -1; // -1 before the opening bracket, 0 at the array's own level
-    boolean inString = false;
-    boolean escaped = false;
+    int string = JsonBytes.OUTSIDE;
     // At the array's level: whether an element has started since the last comma (or the start).
     boolean element = false;
     long lastComma = -1;
@@ -55,21 +54,15 @@ final class FeatureArrayScan {
     for (int length = in.read(block); length >= 0; at += length, length = in.read(block)) {
       for (int i = 0; i < length; i++) {
         int b = block[i];
-        if (inString) {
-          if (escaped) {
-            escaped = false;
-          } else if (b == '\\') {
-            escaped = true;
-          } else if (b == '"') {
-            inString = false;
-          }
+        if (string != JsonBytes.OUTSIDE) {
+          string = JsonBytes.inString(string, b);
           continue;
         }
         if (depth > 0) {
           // Inside an element: most of its bytes are digits, commas and whitespace.
-          if (JsonLimits.STRUCTURAL[b & 0xff]) {
+          if (JsonBytes.STRUCTURAL[b & 0xff]) {
             switch (b) {
-              case '"' -> inString = true;
+              case '"' -> string = JsonBytes.IN_STRING;
               case '{', '[' -> depth++;
               default -> depth--;
             }
@@ -113,7 +106,7 @@ final class FeatureArrayScan {
               out.element(offset);
             }
             if (b == '"') {
-              inString = true;
+              string = JsonBytes.IN_STRING;
             } else if (b == '{' || b == '[') {
               depth++;
             }

@@ -44,18 +44,6 @@ public record JsonLimits(int maxStringChars, int maxNesting, int maxRecordBytes)
 
   private static final Map<JsonLimits, ObjectMapper> MAPPERS = new ConcurrentHashMap<>();
 
-  /**
-   * The bytes that change a scan of brackets and strings inside an object or array (outside its
-   * strings): quotes and brackets. Most of a GeoJSON file is digits, commas and whitespace.
-   */
-  static final boolean[] STRUCTURAL = new boolean[256];
-
-  static {
-    for (char c : "\"{}[]".toCharArray()) {
-      STRUCTURAL[c] = true;
-    }
-  }
-
   /** Checks every field against the range a reader can honour. */
   public JsonLimits {
     check("maxStringChars", maxStringChars, 1_000, 1_000_000_000);
@@ -122,28 +110,21 @@ public record JsonLimits(int maxStringChars, int maxNesting, int maxRecordBytes)
     // features array), and a stream's read of one byte takes a lock each time.
     byte[] block = new byte[1 << 16];
     int depth = 0;
-    boolean inString = false;
-    boolean escaped = false;
+    int string = JsonBytes.OUTSIDE;
     boolean started = false;
     // n: the bytes of the blocks before this one; byte i of the block is byte n + i of the stream.
     long n = 0;
     for (int length = in.read(block); length >= 0; n += length, length = in.read(block)) {
       for (int i = 0; i < length; i++) {
         int b = block[i];
-        if (inString) {
-          if (escaped) {
-            escaped = false;
-          } else if (b == '\\') {
-            escaped = true;
-          } else if (b == '"') {
-            inString = false;
-            if (depth == 0) {
-              return n + i + 1; // a bare string
-            }
+        if (string != JsonBytes.OUTSIDE) {
+          string = JsonBytes.inString(string, b);
+          if (string == JsonBytes.OUTSIDE && depth == 0) {
+            return n + i + 1; // a bare string
           }
           continue;
         }
-        if (depth > 0 && !STRUCTURAL[b & 0xff]) {
+        if (depth > 0 && !JsonBytes.STRUCTURAL[b & 0xff]) {
           continue; // inside a value: most of its bytes are digits, commas and whitespace
         }
         switch (b) {
@@ -153,7 +134,7 @@ public record JsonLimits(int maxStringChars, int maxNesting, int maxRecordBytes)
             }
           }
           case '"' -> {
-            inString = true;
+            string = JsonBytes.IN_STRING;
             started = true;
           }
           case '{', '[' -> {
@@ -177,6 +158,6 @@ public record JsonLimits(int maxStringChars, int maxNesting, int maxRecordBytes)
         }
       }
     }
-    return started && depth == 0 && !inString ? n : -1;
+    return started && depth == 0 && string == JsonBytes.OUTSIDE ? n : -1;
   }
 }

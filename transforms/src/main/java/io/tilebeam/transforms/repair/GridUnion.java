@@ -589,13 +589,7 @@ public final class GridUnion {
         int count = ((hi - lo) >> shift) + 1;
         start = Scratch.ints(Scratch.Slot.ROW_START, count + 1, 0);
         for (int h = 0; h < halves; h += 2) {
-          int y0 = Math.min(py[hFrom[h]], py[hTo[h]]);
-          int y1 = Math.max(py[hFrom[h]], py[hTo[h]]);
-          if (y0 == y1) {
-            continue;
-          }
-          // Rows crossed: y0 + 0.5 up to y1 - 0.5.
-          for (int b = (y0 - minY) >> shift, last = (y1 - 1 - minY) >> shift; b <= last; b++) {
+          for (int b = firstBand(h), last = lastBand(h); b <= last; b++) {
             start[b + 1]++;
           }
         }
@@ -606,15 +600,25 @@ public final class GridUnion {
         int[] fill = Scratch.ints(Scratch.Slot.ROW_FILL, count);
         System.arraycopy(start, 0, fill, 0, count);
         for (int h = 0; h < halves; h += 2) {
-          int y0 = Math.min(py[hFrom[h]], py[hTo[h]]);
-          int y1 = Math.max(py[hFrom[h]], py[hTo[h]]);
-          if (y0 == y1) {
-            continue;
-          }
-          for (int b = (y0 - minY) >> shift, last = (y1 - 1 - minY) >> shift; b <= last; b++) {
+          for (int b = firstBand(h), last = lastBand(h); b <= last; b++) {
             entries[fill[b]++] = h;
           }
         }
+      }
+
+      /** The band of the first row edge {@code h} crosses: its lower end's y + 0.5. */
+      private int firstBand(int h) {
+        return (Math.min(py[hFrom[h]], py[hTo[h]]) - minY) >> shift;
+      }
+
+      /**
+       * The band of the last row edge {@code h} crosses, its upper end's y − 0.5; for a horizontal
+       * edge, which crosses none, one below its first.
+       */
+      private int lastBand(int h) {
+        int y0 = Math.min(py[hFrom[h]], py[hTo[h]]);
+        int y1 = Math.max(py[hFrom[h]], py[hTo[h]]);
+        return y0 == y1 ? firstBand(h) - 1 : (y1 - 1 - minY) >> shift;
       }
 
       /**
