@@ -1,6 +1,7 @@
 package io.tilebeam.transforms.cut;
 
 import io.tilebeam.transforms.feature.VarintBytes;
+import org.apache.beam.sdk.util.VarInt;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
@@ -171,7 +172,7 @@ public final class GridPiece {
       if (out != null) {
         out.varint(v);
       } else {
-        size += VarintBytes.varintSize(v);
+        size += VarInt.getLength(v);
       }
     }
 
@@ -179,7 +180,7 @@ public final class GridPiece {
       if (out != null) {
         out.zigzag(v);
       } else {
-        size += VarintBytes.varintSize((v << 1) ^ (v >> 63));
+        size += VarInt.getLength((v << 1) ^ (v >> 63));
       }
     }
 

@@ -33,11 +33,6 @@ public final class VarintBytes {
     return new VarintBytes(new byte[size], true);
   }
 
-  /** The bytes {@link #varint} writes for {@code v}. */
-  public static int varintSize(long v) {
-    return Math.max(1, (64 - Long.numberOfLeadingZeros(v) + 6) / 7);
-  }
-
   /** Appends one byte, the low 8 bits of {@code b}. */
   public void write(int b) {
     if (size == buf.length) {

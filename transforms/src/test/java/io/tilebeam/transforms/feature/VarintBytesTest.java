@@ -6,12 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.Random;
+import org.apache.beam.sdk.util.VarInt;
 import org.junit.jupiter.api.Test;
 
 /** Varints written in memory, their sizes counted ahead, and arrays handed over whole. */
 class VarintBytesTest {
 
-  /** The counted size is what writing takes, at every boundary of 7 bits and at random. */
+  /**
+   * Beam's count of a varint's bytes, which a coding counted ahead uses, is what writing takes, at
+   * every boundary of 7 bits and at random.
+   */
   @Test
   void countsTheBytesAVarintTakes() {
     Random random = new Random(3);
@@ -26,10 +30,10 @@ class VarintBytesTest {
     for (long v : values) {
       VarintBytes b = new VarintBytes(16);
       b.varint(v);
-      assertEquals(b.size(), VarintBytes.varintSize(v), Long.toString(v));
+      assertEquals(b.size(), VarInt.getLength(v), Long.toString(v));
     }
-    assertEquals(10, VarintBytes.varintSize(-1));
-    assertEquals(1, VarintBytes.varintSize(0));
+    assertEquals(10, VarInt.getLength(-1L));
+    assertEquals(1, VarInt.getLength(0L));
   }
 
   /**
@@ -38,7 +42,7 @@ class VarintBytesTest {
    */
   @Test
   void handsOverOnlyAnArrayMadeAtItsSize() {
-    VarintBytes exact = VarintBytes.ofSize(VarintBytes.varintSize(300) + 1);
+    VarintBytes exact = VarintBytes.ofSize(VarInt.getLength(300L) + 1);
     exact.varint(300);
     exact.write(7);
     byte[] out = exact.bytes();
