@@ -1,11 +1,8 @@
 package io.tilebeam.transforms.crs;
 
 import org.locationtech.jts.geom.CoordinateSequence;
+import org.locationtech.jts.geom.CoordinateSequenceFilter;
 import org.locationtech.jts.geom.Geometry;
-import org.locationtech.jts.geom.GeometryCollection;
-import org.locationtech.jts.geom.LineString;
-import org.locationtech.jts.geom.Point;
-import org.locationtech.jts.geom.Polygon;
 import org.locationtech.jts.geom.util.GeometryTransformer;
 import org.opengis.referencing.operation.MathTransform;
 import org.opengis.referencing.operation.TransformException;
@@ -69,29 +66,43 @@ public final class CoordinateTransformer {
   }
 
   /**
-   * Checks every coordinate, part by part in the order of {@code getCoordinates()}, reading each
-   * part's own sequence (that method would copy the points of a polygon into one new array).
+   * Checks every coordinate where it is, in the order of {@code getCoordinates()} (which would copy
+   * a polygon's points into one new array): JTS's walk of each part's own sequence, stopped at the
+   * first coordinate that is not finite.
    */
   private static void requireFinite(Geometry g) throws TransformException {
-    if (g instanceof Polygon p) {
-      requireFinite(p.getExteriorRing().getCoordinateSequence());
-      for (int i = 0; i < p.getNumInteriorRing(); i++) {
-        requireFinite(p.getInteriorRingN(i).getCoordinateSequence());
-      }
-    } else if (g instanceof LineString l) {
-      requireFinite(l.getCoordinateSequence());
-    } else if (g instanceof Point p) {
-      requireFinite(p.getCoordinateSequence());
-    } else if (g instanceof GeometryCollection c) {
-      for (int i = 0; i < c.getNumGeometries(); i++) {
-        requireFinite(c.getGeometryN(i));
-      }
+    NotFinite first = new NotFinite();
+    g.apply(first);
+    if (first.isDone()) {
+      requireFinite(first.x, first.y);
     }
   }
 
-  private static void requireFinite(CoordinateSequence s) throws TransformException {
-    for (int i = 0; i < s.size(); i++) {
-      requireFinite(s.getX(i), s.getY(i));
+  /** Finds the first coordinate that is not finite. */
+  private static final class NotFinite implements CoordinateSequenceFilter {
+    private double x;
+    private double y;
+    private boolean found;
+
+    @Override
+    public void filter(CoordinateSequence s, int i) {
+      double cx = s.getX(i);
+      double cy = s.getY(i);
+      if (!Double.isFinite(cx) || !Double.isFinite(cy)) {
+        x = cx;
+        y = cy;
+        found = true;
+      }
+    }
+
+    @Override
+    public boolean isDone() {
+      return found;
+    }
+
+    @Override
+    public boolean isGeometryChanged() {
+      return false;
     }
   }
 
