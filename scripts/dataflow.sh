@@ -31,4 +31,8 @@ if [[ ! -f "$jar" || -n "$(find "$root/pom.xml" "$root/transforms" "$root/io" "$
   # The default jar must not keep the Dataflow client: rebuild it on next use.
   rm -f "$root/pipeline/target/tilebeam.jar" "$root"/pipeline/target/tilebeam*.jsa
 fi
-exec java ${TILEBEAM_JAVA_OPTS:-} -jar "$jar" run --job "$job" --runner=DataflowRunner "$@"
+# shellcheck source=scripts/jvm-archive.sh
+source "$root/scripts/jvm-archive.sh"
+java="$(tilebeam_java)" || exit 2
+# shellcheck disable=SC2086  # TILEBEAM_JAVA_OPTS is a list of options, split on spaces
+exec "$java" ${TILEBEAM_JAVA_OPTS:-} -jar "$jar" run --job "$job" --runner=DataflowRunner "$@"

@@ -18,6 +18,10 @@
 # Heartbeats of 2 s with a 10 s timeout notice a killed TaskManager in about 10 s.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# The JVM of scripts/tilebeam: $JAVA_HOME/bin/java where JAVA_HOME is set, else the PATH's.
+# shellcheck source=scripts/jvm-archive.sh
+source "$root/scripts/jvm-archive.sh"
+java="$(tilebeam_java)" || exit 2
 
 # Java 17 closes the JDK internals that Flink 1.19 reaches into; these are the openings its own
 # distribution passes (env.java.opts.all in its config.yaml).
@@ -54,7 +58,7 @@ classpath() {
 # Prints "JVM-OPTIONS DYNAMIC-SETTINGS" (each with | for spaces) for a JobManager or TaskManager.
 resources() {
   local cp="$1" dir="$2" what="$3"
-  java -cp "$cp" org.apache.flink.runtime.util.bash.BashJavaUtils "$what" --configDir "$dir/conf" \
+  "$java" -cp "$cp" org.apache.flink.runtime.util.bash.BashJavaUtils "$what" --configDir "$dir/conf" \
     2> "$dir/resources.log" | sed -n 's/^BASH_JAVA_UTILS_EXEC_RESULT://p' | tr ' ' '|' | paste -sd ' '
 }
 
@@ -115,13 +119,13 @@ CONF
   read -r jm_jvm jm_dyn < <(resources "$cp" "$dir" GET_JM_RESOURCE_PARAMS)
   read -r tm_jvm tm_dyn < <(resources "$cp" "$dir" GET_TM_RESOURCE_PARAMS)
   # shellcheck disable=SC2086  # the options are lists, split on spaces
-  nohup java "${JAVA_OPENS[@]}" ${jm_jvm//|/ } -cp "$cp" \
+  nohup "$java" "${JAVA_OPENS[@]}" ${jm_jvm//|/ } -cp "$cp" \
     org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint \
     --configDir "$dir/conf" ${jm_dyn//|/ } > "$dir/jobmanager.log" 2>&1 &
   echo $! > "$dir/jobmanager.pid"
   for n in 1 2; do
     # shellcheck disable=SC2086
-    nohup java "${JAVA_OPENS[@]}" ${tm_jvm//|/ } -cp "$cp" \
+    nohup "$java" "${JAVA_OPENS[@]}" ${tm_jvm//|/ } -cp "$cp" \
       org.apache.flink.runtime.taskexecutor.TaskManagerRunner \
       --configDir "$dir/conf" ${tm_dyn//|/ } > "$dir/taskmanager-$n.log" 2>&1 &
     echo $! > "$dir/taskmanager-$n.pid"

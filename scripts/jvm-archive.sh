@@ -1,5 +1,5 @@
-# Sourced by scripts/tilebeam and scripts/bench/warm-up.sh: where the class data sharing archive of
-# the shaded jar for the JVM on the PATH lives, and whether a run may record it.
+# Sourced by scripts/tilebeam and scripts/bench/warm-up.sh: which java runs the shaded jar, where
+# the class data sharing archive of the jar for that JVM lives, and whether a run may record it.
 #
 # An archive belongs to the JVM build that made it: another one (a JDK update, another java on the
 # PATH) refuses it, without a word since the launcher turns the CDS log off, and would start without
@@ -7,10 +7,26 @@
 # size, time). It lives beside the jar, or in $TILEBEAM_CDS_DIR (for an installation whose jar
 # directory its users cannot write).
 
-# Prints the archive's path for the jar under $1 (the repository root); fails without a java.
+# Prints the java that runs the jar: $JAVA_HOME/bin/java where JAVA_HOME is set (as for Maven),
+# else the one on the PATH; fails, saying why on stderr, when there is none.
+tilebeam_java() {
+  if [[ -n "${JAVA_HOME:-}" ]]; then
+    if [[ ! -x "$JAVA_HOME/bin/java" ]]; then
+      echo "tilebeam: JAVA_HOME is $JAVA_HOME, which has no bin/java (unset it to use the PATH's)" >&2
+      return 1
+    fi
+    echo "$JAVA_HOME/bin/java"
+  elif ! command -v java; then
+    echo "tilebeam: no java on the PATH: install Java 17 or newer, or set JAVA_HOME" >&2
+    return 1
+  fi
+}
+
+# Prints the archive's path for the jar under $1 (the repository root) and the java $2 (default
+# tilebeam_java's); fails without a java.
 jvm_archive() {
   local java_path libjvm jvm
-  java_path="$(command -v java)" || return 1
+  java_path="${2:-$(tilebeam_java)}" || return 1
   java_path="$(readlink -f "$java_path")"
   libjvm="$(dirname "$java_path")/../lib/server/libjvm.so"
   [[ -f "$libjvm" ]] || libjvm="$java_path"

@@ -25,9 +25,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * jar linked into a temporary root, so the archive is this test's own): made by the first run, and
  * left alone when JFR or a Java agent is switched on, from the launcher's options or the JVM's own
  * environment variables, since Debian's OpenJDK 17 crashes when a class-file load hook meets an
- * archived class; one for each JVM build, which refuses another's; none recorded where it cannot be
- * written, and put in {@code TILEBEAM_CDS_DIR} when that is set. Runs after {@code package}, since
- * it needs the jar.
+ * archived class; one for each JVM build (the {@code java} of {@code JAVA_HOME} where that is set,
+ * else the {@code PATH}'s), which refuses another's; none recorded where it cannot be written, and
+ * put in {@code TILEBEAM_CDS_DIR} when that is set. Runs after {@code package}, since it needs the
+ * jar.
  */
 @Tag("slow")
 class LauncherArchiveIT {
@@ -93,6 +94,7 @@ class LauncherArchiveIT {
     pb.environment().remove("JDK_JAVA_OPTIONS");
     pb.environment().remove("_JAVA_OPTIONS");
     pb.environment().remove("TILEBEAM_CDS_DIR");
+    pb.environment().remove("JAVA_HOME");
     pb.environment().putAll(env);
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -158,6 +160,43 @@ class LauncherArchiveIT {
     assertEquals(1, other.size(), other.toString());
     assertFalse(first.keySet().equals(other.keySet()), other + " beside " + first);
     run("first-again", Map.of());
+    assertEquals(first.keySet(), archives().keySet());
+  }
+
+  /**
+   * {@code JAVA_HOME}, where it is set, names the JVM, as it does for Maven: its {@code bin/java}
+   * runs the job ahead of the one on the {@code PATH}, and has an archive of its own. One without a
+   * {@code bin/java} is refused before anything runs, with the variable and its value in the
+   * message.
+   */
+  @Test
+  void javaHomeNamesTheJvm() throws Exception {
+    Map<String, Long> first = archives();
+    Path home = dir.resolve("java-home");
+    Path bin = Files.createDirectories(home.resolve("bin"));
+    Path marker = dir.resolve("java-home-ran");
+    String realJava = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Files.writeString(
+        bin.resolve("java"),
+        "#!/usr/bin/env bash\necho >> " + marker + "\nexec " + realJava + " \"$@\"\n");
+    assertTrue(bin.resolve("java").toFile().setExecutable(true));
+    run("java-home", Map.of("JAVA_HOME", home.toString()));
+    assertTrue(Files.exists(marker), "the JVM of JAVA_HOME ran");
+    Map<String, Long> other = archives();
+    assertEquals(1, other.size(), other.toString());
+    assertFalse(first.keySet().equals(other.keySet()), other + " beside " + first);
+
+    Path empty = Files.createDirectories(dir.resolve("no-java-home"));
+    ProcessBuilder pb =
+        new ProcessBuilder(List.of(launcher.toString(), "run", "--job", "unused.yaml"))
+            .redirectErrorStream(true);
+    pb.environment().put("JAVA_HOME", empty.toString());
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(1, TimeUnit.MINUTES), "the launcher finished");
+    assertEquals(2, p.exitValue(), out);
+    assertTrue(out.contains("JAVA_HOME") && out.contains(empty.toString()), out);
+    run("first-again-after-home", Map.of());
     assertEquals(first.keySet(), archives().keySet());
   }
 }
