@@ -1,8 +1,8 @@
 # Sourced by scripts/tilebeam and scripts/bench/warm-up.sh: which java runs the shaded jar, where
 # the class data sharing archive of the jar for that JVM lives, and whether a run may record it.
 #
-# An archive belongs to the JVM build that made it: another one (a JDK update, another java on the
-# PATH) refuses it, without a word since the launcher turns the CDS log off, and would start without
+# An archive belongs to the JVM build that made it: another one (a JDK update, another JAVA_HOME or
+# java on the PATH) refuses it, without a word since the launcher turns the CDS log off, and would start without
 # one for good. So each build has its own, named after the jar's path and its libjvm.so (path,
 # size, time). It lives beside the jar, or in $TILEBEAM_CDS_DIR (for an installation whose jar
 # directory its users cannot write).
