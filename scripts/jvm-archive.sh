@@ -2,10 +2,10 @@
 # the class data sharing archive of the jar for that JVM lives, and whether a run may record it.
 #
 # An archive belongs to the JVM build that made it: another one (a JDK update, another JAVA_HOME or
-# java on the PATH) refuses it, without a word since the launcher turns the CDS log off, and would start without
-# one for good. So each build has its own, named after the jar's path and its libjvm.so (path,
-# size, time). It lives beside the jar, or in $TILEBEAM_CDS_DIR (for an installation whose jar
-# directory its users cannot write).
+# java on the PATH) refuses it, without a word since the launcher turns the CDS log off, and would
+# start without one for good. So each build has its own, named after the jar's path and its
+# libjvm.so (path, size, time). It lives beside the jar, or in $TILEBEAM_CDS_DIR (for an
+# installation whose jar directory its users cannot write).
 
 # Prints the java that runs the jar: $JAVA_HOME/bin/java where JAVA_HOME is set (as for Maven),
 # else the one on the PATH; fails, saying why on stderr, when there is none.
