@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * and listens on loopback only.
  *
  * <p>One process at a time owns the directory (a file lock); concurrent runs share a ledger through
- * {@code --ledger} and a PostgreSQL server instead. A server left behind by a killed process is
- * shut down and restarted on the same data.
+ * {@code --ledger} and a PostgreSQL server instead. A server whose process dies without closing it
+ * is stopped by a {@link ServerWatchdog}; one left behind all the same (no shell to watch it) is
+ * shut down by the next start and restarted on the same data.
  */
 public final class EmbeddedLedger implements AutoCloseable {
 
@@ -31,11 +32,17 @@ public final class EmbeddedLedger implements AutoCloseable {
   private final EmbeddedPostgres postgres;
   private final FileChannel lockChannel;
   private final FileLock lock;
+  private final Optional<ServerWatchdog> watchdog;
 
-  private EmbeddedLedger(EmbeddedPostgres postgres, FileChannel lockChannel, FileLock lock) {
+  private EmbeddedLedger(
+      EmbeddedPostgres postgres,
+      FileChannel lockChannel,
+      FileLock lock,
+      Optional<ServerWatchdog> watchdog) {
     this.postgres = postgres;
     this.lockChannel = lockChannel;
     this.lock = lock;
+    this.watchdog = watchdog;
   }
 
   /** Whether an embedded ledger has been created in {@code home}. */
@@ -78,7 +85,9 @@ public final class EmbeddedLedger implements AutoCloseable {
               .setPGStartupWait(Duration.ofSeconds(60))
               .setOutputRedirector(ProcessBuilder.Redirect.DISCARD)
               .start();
-      return new EmbeddedLedger(pg, channel, lock);
+      Optional<ServerWatchdog> watchdog =
+          serverPid(data).flatMap(pid -> ServerWatchdog.start(pid, data));
+      return new EmbeddedLedger(pg, channel, lock, watchdog);
     } catch (IOException e) {
       closeQuietly(channel);
       throw new LedgerUnavailableException(
@@ -175,9 +184,16 @@ public final class EmbeddedLedger implements AutoCloseable {
     }
   }
 
+  /** The watchdog of the server, for tests. */
+  Optional<ProcessHandle> watchdog() {
+    return watchdog.map(ServerWatchdog::handle);
+  }
+
   /** Stops the server and releases the directory. */
   @Override
   public void close() {
+    // The watchdog first: it must not stop the server while it shuts down here.
+    watchdog.ifPresent(ServerWatchdog::close);
     try {
       postgres.close();
     } catch (IOException e) {

@@ -1,6 +1,7 @@
 package io.tilebeam.pipeline.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -15,8 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real {@code tilebeam run} process killed with SIGKILL while it publishes, then a rerun: the
- * published result equals a clean run's, no temporary file stands at a final name, {@code reap}
- * removes what the dead process left, and {@code verify} passes.
+ * embedded ledger's server stops with the killed run, the published result equals a clean run's, no
+ * temporary file stands at a final name, {@code reap} removes what the dead process left, and
+ * {@code verify} passes.
  */
 @Tag("slow")
 class KillIT {
@@ -26,6 +28,12 @@ class KillIT {
   /** Final tile files (not hidden, not dead letters) and their checksums. */
   private static Map<String, String> tiles(Path out) throws IOException {
     return TestJobs.publishedTiles(out);
+  }
+
+  /** The pid of the embedded ledger's server in {@code home}, from its postmaster.pid. */
+  private static long ledgerServer(Path home) throws IOException {
+    List<String> lines = Files.readAllLines(home.resolve("ledger/postmaster.pid"));
+    return Long.parseLong(lines.get(0).trim());
   }
 
   @Test
@@ -54,8 +62,12 @@ class KillIT {
       Thread.sleep(20);
     }
     assertTrue(run.isAlive(), "the run finished before it could be killed: see killed.log");
+    long server = ledgerServer(home);
     run.destroyForcibly(); // SIGKILL: no shutdown hook, no cleanup
     assertTrue(run.waitFor(30, TimeUnit.SECONDS));
+    // The ledger's server does not outlive the killed run: its watchdog stops it.
+    ProcessHandle.of(server).ifPresent(p -> p.onExit().orTimeout(60, TimeUnit.SECONDS).join());
+    assertFalse(ProcessHandle.of(server).map(ProcessHandle::isAlive).orElse(false));
     int atKill = tiles(out).size();
     assertTrue(atKill < EndToEndIT.SAMPLE_TILES, "killed mid-run: " + atKill + " tiles");
 
