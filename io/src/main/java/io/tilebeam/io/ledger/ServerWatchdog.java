@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * PostgreSQL's smart shutdown: the dead JVM's connections are gone already), but only if the data
  * directory's {@code postmaster.pid} still names that server: a next run may have started its own
  * server there in the meantime. {@link #close} ends the watchdog before a normal stop of the
- * server.
+ * server. The pipe also closes when this object is collected unclosed (the JDK's cleaner of its
+ * file descriptor), so the ledger that holds it must stay reachable while its server is in use.
  */
 final class ServerWatchdog implements AutoCloseable {
 
