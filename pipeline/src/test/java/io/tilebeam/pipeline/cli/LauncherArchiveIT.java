@@ -71,6 +71,18 @@ class LauncherArchiveIT {
     }
   }
 
+  /**
+   * Another JVM build as the launcher tells them apart, by the executable it finds: a {@code java}
+   * in {@code bin} that notes each start in {@code marker} and runs this JDK's.
+   */
+  private static void javaWrapper(Path bin, Path marker) throws IOException {
+    Path java = Files.createDirectories(bin).resolve("java");
+    String real = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Files.writeString(
+        java, "#!/usr/bin/env bash\necho >> " + marker + "\nexec " + real + " \"$@\"\n");
+    assertTrue(java.toFile().setExecutable(true));
+  }
+
   /** Runs the islands job in {@code dir/name} with {@code env}; its output, after exit 0. */
   private static String run(String name, Map<String, String> env) throws Exception {
     Path work = Files.createDirectories(dir.resolve(name));
@@ -149,13 +161,12 @@ class LauncherArchiveIT {
   @Test
   void eachJvmBuildHasItsOwnArchive() throws Exception {
     Map<String, Long> first = archives();
-    Path bin = Files.createDirectories(dir.resolve("other-jvm/bin"));
-    Path java = bin.resolve("java");
-    String realJava = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Files.writeString(java, "#!/usr/bin/env bash\nexec " + realJava + " \"$@\"\n");
-    assertTrue(java.toFile().setExecutable(true));
+    Path bin = dir.resolve("other-jvm/bin");
+    Path marker = dir.resolve("other-jvm-ran");
+    javaWrapper(bin, marker);
     String path = bin + ":" + System.getenv("PATH");
     run("other-jvm", Map.of("PATH", path));
+    assertTrue(Files.exists(marker), "the JVM on the PATH ran");
     Map<String, Long> other = archives();
     assertEquals(1, other.size(), other.toString());
     assertFalse(first.keySet().equals(other.keySet()), other + " beside " + first);
@@ -173,13 +184,8 @@ class LauncherArchiveIT {
   void javaHomeNamesTheJvm() throws Exception {
     Map<String, Long> first = archives();
     Path home = dir.resolve("java-home");
-    Path bin = Files.createDirectories(home.resolve("bin"));
     Path marker = dir.resolve("java-home-ran");
-    String realJava = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Files.writeString(
-        bin.resolve("java"),
-        "#!/usr/bin/env bash\necho >> " + marker + "\nexec " + realJava + " \"$@\"\n");
-    assertTrue(bin.resolve("java").toFile().setExecutable(true));
+    javaWrapper(home.resolve("bin"), marker);
     run("java-home", Map.of("JAVA_HOME", home.toString()));
     assertTrue(Files.exists(marker), "the JVM of JAVA_HOME ran");
     Map<String, Long> other = archives();
