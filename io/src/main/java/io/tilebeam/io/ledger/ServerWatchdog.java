@@ -80,7 +80,7 @@ final class ServerWatchdog implements AutoCloseable {
   public void close() {
     process.destroy();
     try {
-      process.getOutputStream().close();
+      closePipe();
     } catch (IOException e) {
       // The pipe is closed either way once the process is gone.
     }
