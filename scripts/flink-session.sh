@@ -18,10 +18,8 @@
 # Heartbeats of 2 s with a 10 s timeout notice a killed TaskManager in about 10 s.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-# The JVM of scripts/tilebeam: $JAVA_HOME/bin/java where JAVA_HOME is set, else the PATH's.
 # shellcheck source=scripts/jvm-archive.sh
 source "$root/scripts/jvm-archive.sh"
-java="$(tilebeam_java)" || exit 2
 
 # Java 17 closes the JDK internals that Flink 1.19 reaches into; these are the openings its own
 # distribution passes (env.java.opts.all in its config.yaml).
@@ -80,6 +78,9 @@ wait_ready() {
 
 start() {
   local dir="$1"
+  # The JVM of scripts/tilebeam: $JAVA_HOME/bin/java where JAVA_HOME is set, else the PATH's.
+  # Picked here, not for every command: stopping a cluster needs no JVM.
+  java="$(tilebeam_java)" || exit 2
   mkdir -p "$dir/conf" "$dir/tmp"
   dir="$(cd "$dir" && pwd)"
   local rest rpc cp

@@ -27,8 +27,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * environment variables, since Debian's OpenJDK 17 crashes when a class-file load hook meets an
  * archived class; one for each JVM build (the {@code java} of {@code JAVA_HOME} where that is set,
  * else the {@code PATH}'s), which refuses another's; none recorded where it cannot be written, and
- * put in {@code TILEBEAM_CDS_DIR} when that is set. Runs after {@code package}, since it needs the
- * jar.
+ * put in {@code TILEBEAM_CDS_DIR} when that is set. Also that {@code scripts/flink-session.sh},
+ * which picks its JVM the same way, needs one only to start a cluster. Runs after {@code package},
+ * since it needs the jar.
  */
 @Tag("slow")
 class LauncherArchiveIT {
@@ -193,16 +194,36 @@ class LauncherArchiveIT {
     assertFalse(first.keySet().equals(other.keySet()), other + " beside " + first);
 
     Path empty = Files.createDirectories(dir.resolve("no-java-home"));
-    ProcessBuilder pb =
-        new ProcessBuilder(List.of(launcher.toString(), "run", "--job", "unused.yaml"))
-            .redirectErrorStream(true);
-    pb.environment().put("JAVA_HOME", empty.toString());
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(1, TimeUnit.MINUTES), "the launcher finished");
-    assertEquals(2, p.exitValue(), out);
+    String out = withJavaHome(empty, launcher.toString(), "run", "--job", "unused.yaml");
+    assertTrue(out.startsWith("exit 2\n"), out);
     assertTrue(out.contains("JAVA_HOME") && out.contains(empty.toString()), out);
     run("first-again-after-home", Map.of());
     assertEquals(first.keySet(), archives().keySet());
+  }
+
+  /**
+   * The session cluster's script picks its JVM as the launcher does, but only to start one:
+   * stopping a cluster runs no JVM, so a wrong {@code JAVA_HOME} does not keep one running.
+   */
+  @Test
+  void flinkSessionNeedsAJvmOnlyToStart() throws Exception {
+    Path empty = Files.createDirectories(dir.resolve("no-java-home-flink"));
+    Path cluster = Files.createDirectories(dir.resolve("cluster"));
+    String script = ROOT.resolve("scripts/flink-session.sh").toString();
+    String stop = withJavaHome(empty, script, "stop", cluster.toString());
+    assertTrue(stop.startsWith("exit 0\n"), stop);
+    String start = withJavaHome(empty, script, "start", cluster.toString());
+    assertTrue(start.startsWith("exit 2\n"), start);
+    assertTrue(start.contains("JAVA_HOME") && start.contains(empty.toString()), start);
+  }
+
+  /** Runs {@code command} with {@code JAVA_HOME} set to {@code home}: "exit N", then its output. */
+  private static String withJavaHome(Path home, String... command) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(List.of(command)).redirectErrorStream(true);
+    pb.environment().put("JAVA_HOME", home.toString());
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(1, TimeUnit.MINUTES), "finished: " + out);
+    return "exit " + p.exitValue() + "\n" + out;
   }
 }
