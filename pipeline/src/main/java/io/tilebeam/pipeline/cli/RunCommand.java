@@ -151,8 +151,10 @@ final class RunCommand {
       throw e;
     }
     LOG.info("Run {} starting on {}", runId, beam.getRunner().getSimpleName());
-    // The workers reproject: SIS's EPSG database opens while the runner starts.
-    CrsResolver.warmUpInBackground();
+    // The workers reproject: SIS's EPSG database, if they need it, opens while the runner starts.
+    if (plan.needsEpsgDatabase()) {
+      CrsResolver.warmUpInBackground();
+    }
     Pipeline pipeline = Pipeline.create(beam);
     TilebeamGraph.build(pipeline, plan, ledger.config(), settings);
     ProgressLog progress = ProgressLog.start(ledger.config(), runId, options.progressEvery());

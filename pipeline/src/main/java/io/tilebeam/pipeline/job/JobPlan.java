@@ -1,8 +1,12 @@
 package io.tilebeam.pipeline.job;
 
+import io.tilebeam.io.format.GeoParquetFormat;
 import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.io.storage.Checksums;
 import io.tilebeam.io.storage.Stores;
+import io.tilebeam.transforms.crs.CrsRef;
+import io.tilebeam.transforms.crs.CrsResolver;
+import io.tilebeam.transforms.crs.CrsTransforms;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,6 +105,33 @@ public final class JobPlan {
   /** The layers, in job order. */
   public List<LayerPlan> layers() {
     return layers;
+  }
+
+  /**
+   * Whether the workers will open SIS's EPSG database, as far as this process knows: for a raster
+   * layer, for GeoParquet written in a CRS other than CRS84 (its PROJJSON), and for a vector layer
+   * whose operations are not all known to be built in ({@link CrsTransforms#builtIn}: a process
+   * that has not checked them against the database yet).
+   */
+  public boolean needsEpsgDatabase() {
+    for (LayerPlan layer : layers) {
+      if (!(layer instanceof VectorLayer v)) {
+        return true;
+      }
+      CrsRef source = v.read().crs();
+      CrsRef tms = v.render().tileMatrixSet().crs();
+      CrsRef target = v.render().targetCrs();
+      boolean projjson =
+          v.publish().format() instanceof GeoParquetFormat
+              && !target.identity().equals(CrsResolver.CRS84);
+      if (projjson
+          || !CrsTransforms.builtIn(source, tms)
+          || !CrsTransforms.builtIn(tms, source)
+          || !CrsTransforms.builtIn(tms, target)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A digest of everything that decides the job's outputs, recorded with each run. */

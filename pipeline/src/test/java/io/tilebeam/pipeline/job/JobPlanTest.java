@@ -10,6 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tilebeam.codec.pixels.SampleType;
 import io.tilebeam.io.format.RasterFormat;
+import io.tilebeam.transforms.crs.CrsRef;
+import io.tilebeam.transforms.crs.CrsResolver;
+import io.tilebeam.transforms.crs.CrsTransforms;
 import io.tilebeam.transforms.key.KeyHasher;
 import io.tilebeam.transforms.raster.Resampling;
 import io.tilebeam.transforms.raster.TileSettings;
@@ -65,6 +68,42 @@ class JobPlanTest {
     assertInstanceOf(RasterLayer.class, layer(plan, "terrain"));
     assertEquals(195, plan.tileCount());
     assertFalse(Files.exists(dir.resolve("out")), "planning wrote the output directory");
+  }
+
+  /**
+   * A vector layer of the sample's islands, from CRS84 to Web Mercator, written as {@code format}.
+   */
+  private String islands(String format) {
+    return String.join(
+        "\n",
+        "namespace: warm-up",
+        "layers:",
+        "  - name: islands",
+        "    source: {uri: " + SAMPLES.resolve("islands.geojson") + ", format: geojson}",
+        "    extents: [{bbox: [-10, 40, 10, 60]}]",
+        "    tileMatrixSet: WebMercatorQuad",
+        "    zooms: [0, 2]",
+        "    targetCrs: EPSG:3857",
+        "    output: {uri: " + dir.resolve("out-" + format) + ", format: " + format + "}",
+        "");
+  }
+
+  /**
+   * The EPSG database is opened ahead of the workers only where they will need it: a vector layer
+   * between CRS84 and Web Mercator needs it only until its operations were found built in.
+   */
+  @Test
+  void theEpsgDatabaseIsWarmedUpOnlyWhereWorkersNeedIt() throws IOException {
+    CrsRef lonLat = new CrsRef(CrsResolver.CRS84, "CRS:84");
+    CrsRef webMercator = new CrsRef("EPSG:3857", "EPSG:3857");
+    // What the workers of such a layer do first: the operations, checked against the database.
+    CrsTransforms.operation(lonLat, webMercator);
+    CrsTransforms.operation(webMercator, lonLat);
+    CrsTransforms.operation(webMercator, webMercator);
+    assertFalse(plan(islands("mvt")).needsEpsgDatabase());
+    assertFalse(plan(islands("flatgeobuf")).needsEpsgDatabase());
+    assertTrue(plan(islands("geoparquet")).needsEpsgDatabase(), "its PROJJSON");
+    assertTrue(plan(sample()).needsEpsgDatabase(), "a raster layer");
   }
 
   /**

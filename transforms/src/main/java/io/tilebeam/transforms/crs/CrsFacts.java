@@ -2,6 +2,8 @@ package io.tilebeam.transforms.crs;
 
 import javax.measure.Unit;
 import org.apache.sis.measure.Units;
+import org.apache.sis.referencing.CRS;
+import org.opengis.geometry.Envelope;
 import org.opengis.referencing.crs.CompoundCRS;
 import org.opengis.referencing.crs.CoordinateReferenceSystem;
 import org.opengis.referencing.crs.GeodeticCRS;
@@ -77,6 +79,50 @@ public final class CrsFacts {
               CrsResolver.resolve(crs.definition()).getCoordinateSystem().getAxis(0).getUnit();
           return Units.isAngular(unit);
         });
+  }
+
+  /** Whether the CRS is geographic with longitudes in degrees: longitudes that wrap at ±180. */
+  public static boolean geographicInDegrees(CrsRef crs) {
+    return flag(
+        "geographic-degrees:" + crs.definition(),
+        () -> {
+          CoordinateReferenceSystem c = CrsResolver.resolve(crs.definition());
+          return c instanceof GeographicCRS
+              && Units.DEGREE.equals(c.getCoordinateSystem().getAxis(0).getUnit());
+        });
+  }
+
+  /**
+   * The CRS's domain of validity in its own east/north coordinates, {minX, minY, maxX, maxY}, or
+   * null when SIS knows none.
+   */
+  public static double[] domainOfValidity(CrsRef crs) {
+    String fact =
+        CrsMemo.get(
+            "domain:" + crs.definition(),
+            () -> {
+              Envelope e = CRS.getDomainOfValidity(CrsResolver.resolve(crs.definition()));
+              if (e == null || e.getDimension() < 2) {
+                return "none";
+              }
+              // Double.toString reads back as the same double: the fact is exact.
+              return e.getMinimum(0)
+                  + " "
+                  + e.getMinimum(1)
+                  + " "
+                  + e.getMaximum(0)
+                  + " "
+                  + e.getMaximum(1);
+            });
+    if (fact.equals("none")) {
+      return null;
+    }
+    String[] parts = fact.split(" ");
+    double[] box = new double[4];
+    for (int i = 0; i < 4; i++) {
+      box[i] = Double.parseDouble(parts[i]);
+    }
+    return box;
   }
 
   /** Whether going from {@code from} to {@code to} leaves coordinates as they are. */

@@ -30,16 +30,71 @@ public final class CrsTransforms {
     String key = source.definition() + "\u0000" + target.definition();
     CoordinateOperation op = OPERATIONS.get(key);
     if (op == null) {
-      CoordinateReferenceSystem s = CrsResolver.resolve(source.definition());
-      CoordinateReferenceSystem t = CrsResolver.resolve(target.definition());
-      try {
-        op = CRS.findOperation(s, t, null);
-      } catch (FactoryException e) {
-        throw new UnknownCrsException(source.definition() + " -> " + target.definition(), e);
+      op = builtinOperation(source, target);
+      if (op == null) {
+        op = databaseOperation(source, target);
       }
       OPERATIONS.put(key, op);
     }
     return op;
+  }
+
+  /**
+   * Whether the operation from {@code source} to {@code target} is known to be built in ({@link
+   * BuiltinCrs}): a process that has the fact in its memo never opens the EPSG database for it.
+   */
+  public static boolean builtIn(CrsRef source, CrsRef target) {
+    return SAME.equals(CrsMemo.known(builtinKey(source, target)));
+  }
+
+  private static final String SAME = "same";
+
+  private static String builtinKey(CrsRef source, CrsRef target) {
+    return "builtin-operation:" + source.definition() + "\u0000" + target.definition();
+  }
+
+  /**
+   * The operation between two built-in CRSs, once the memo holds the fact that it computes as the
+   * database's (checked against it the first time); else null.
+   */
+  private static CoordinateOperation builtinOperation(CrsRef source, CrsRef target) {
+    CoordinateReferenceSystem s = BuiltinCrs.of(source.definition());
+    CoordinateReferenceSystem t = BuiltinCrs.of(target.definition());
+    if (s == null || t == null) {
+      return null;
+    }
+    String fact =
+        CrsMemo.get(
+            builtinKey(source, target),
+            () -> {
+              try {
+                boolean same =
+                    BuiltinCrs.sameAs(
+                        databaseOperation(source, target), BuiltinCrs.operation(s, t));
+                return same ? SAME : "differs";
+              } catch (FactoryException e) {
+                return "differs";
+              }
+            });
+    if (!fact.equals(SAME)) {
+      return null;
+    }
+    try {
+      return BuiltinCrs.operation(s, t);
+    } catch (FactoryException e) {
+      return null;
+    }
+  }
+
+  /** The operation SIS finds between the two CRSs as its EPSG database defines them. */
+  private static CoordinateOperation databaseOperation(CrsRef source, CrsRef target) {
+    CoordinateReferenceSystem s = CrsResolver.resolve(source.definition());
+    CoordinateReferenceSystem t = CrsResolver.resolve(target.definition());
+    try {
+      return CRS.findOperation(s, t, null);
+    } catch (FactoryException e) {
+      throw new UnknownCrsException(source.definition() + " -> " + target.definition(), e);
+    }
   }
 
   /**

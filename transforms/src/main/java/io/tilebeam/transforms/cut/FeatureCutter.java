@@ -2,7 +2,7 @@ package io.tilebeam.transforms.cut;
 
 import io.tilebeam.transforms.crs.Bounds;
 import io.tilebeam.transforms.crs.CoordinateTransformer;
-import io.tilebeam.transforms.crs.CrsResolver;
+import io.tilebeam.transforms.crs.CrsFacts;
 import io.tilebeam.transforms.crs.CrsTransforms;
 import io.tilebeam.transforms.feature.Antimeridian;
 import io.tilebeam.transforms.feature.Feature;
@@ -305,12 +305,7 @@ public final class FeatureCutter {
 
   /** The source CRS's domain of validity in its own (east/north) coordinates, when SIS knows it. */
   private static Envelope domainOf(CutSpec spec) {
-    org.opengis.geometry.Envelope e =
-        org.apache.sis.referencing.CRS.getDomainOfValidity(
-            CrsResolver.resolve(spec.sourceCrs().definition()));
-    if (e == null || e.getDimension() < 2) {
-      return null;
-    }
-    return new Envelope(e.getMinimum(0), e.getMaximum(0), e.getMinimum(1), e.getMaximum(1));
+    double[] box = CrsFacts.domainOfValidity(spec.sourceCrs());
+    return box == null ? null : new Envelope(box[0], box[2], box[1], box[3]);
   }
 }

@@ -29,10 +29,7 @@ public final class Antimeridian {
 
   /** Whether geometries in {@code crs} have longitudes to wrap: a geographic CRS in degrees. */
   public static boolean appliesTo(io.tilebeam.transforms.crs.CrsRef crs) {
-    org.opengis.referencing.crs.CoordinateReferenceSystem c =
-        io.tilebeam.transforms.crs.CrsResolver.resolve(crs.definition());
-    return c instanceof org.opengis.referencing.crs.GeographicCRS
-        && org.apache.sis.measure.Units.DEGREE.equals(c.getCoordinateSystem().getAxis(0).getUnit());
+    return io.tilebeam.transforms.crs.CrsFacts.geographicInDegrees(crs);
   }
 
   /**

@@ -1,0 +1,231 @@
+package io.tilebeam.transforms.crs;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.sis.geometry.Envelopes;
+import org.apache.sis.geometry.GeneralEnvelope;
+import org.apache.sis.measure.Units;
+import org.apache.sis.metadata.iso.extent.DefaultExtent;
+import org.apache.sis.metadata.iso.extent.DefaultGeographicBoundingBox;
+import org.apache.sis.metadata.iso.extent.Extents;
+import org.apache.sis.referencing.CRS;
+import org.apache.sis.referencing.crs.DefaultGeographicCRS;
+import org.apache.sis.referencing.crs.DefaultProjectedCRS;
+import org.apache.sis.referencing.cs.DefaultCartesianCS;
+import org.apache.sis.referencing.cs.DefaultCoordinateSystemAxis;
+import org.apache.sis.referencing.cs.DefaultEllipsoidalCS;
+import org.apache.sis.referencing.datum.DefaultEllipsoid;
+import org.apache.sis.referencing.datum.DefaultGeodeticDatum;
+import org.apache.sis.referencing.datum.DefaultPrimeMeridian;
+import org.apache.sis.referencing.operation.CoordinateOperationFinder;
+import org.apache.sis.referencing.operation.DefaultConversion;
+import org.apache.sis.referencing.operation.DefaultCoordinateOperationFactory;
+import org.apache.sis.referencing.operation.transform.DefaultMathTransformFactory;
+import org.apache.sis.util.ComparisonMode;
+import org.apache.sis.util.Utilities;
+import org.opengis.geometry.Envelope;
+import org.opengis.metadata.extent.Extent;
+import org.opengis.referencing.IdentifiedObject;
+import org.opengis.referencing.ReferenceSystem;
+import org.opengis.referencing.crs.CoordinateReferenceSystem;
+import org.opengis.referencing.crs.GeographicCRS;
+import org.opengis.referencing.crs.ProjectedCRS;
+import org.opengis.referencing.cs.AxisDirection;
+import org.opengis.referencing.cs.RangeMeaning;
+import org.opengis.referencing.operation.CoordinateOperation;
+import org.opengis.referencing.operation.MathTransform;
+import org.opengis.referencing.operation.NoninvertibleTransformException;
+import org.opengis.referencing.operation.OperationMethod;
+import org.opengis.referencing.operation.TransformException;
+import org.opengis.util.FactoryException;
+
+/**
+ * WGS 84 longitude/latitude ({@code CRS:84}, and {@code EPSG:4326} in east/north order) and Web
+ * Mercator ({@code EPSG:3857}) built from their defining parameters, and the operations between
+ * them found without SIS's EPSG database.
+ *
+ * <p>Opening that database (Derby, its SQL compiled in a cold JVM) costs every run 1.5–2 CPU-s and
+ * about a second of wall time on two cores, though nearly every vector job reads and writes only
+ * these CRSs. The database stays the authority: a built-in operation is used only where {@link
+ * CrsTransforms} holds the fact, checked once against the database by {@link #sameAs}, that it
+ * computes what the database's does, bit for bit.
+ */
+final class BuiltinCrs {
+
+  private static final Map<String, CoordinateReferenceSystem> BUILT = build();
+
+  private BuiltinCrs() {}
+
+  /** The built-in CRS of a definition ({@code CRS:84}, {@code EPSG:4326}, ...), else null. */
+  static CoordinateReferenceSystem of(String definition) {
+    return BUILT.get(definition);
+  }
+
+  /**
+   * The operation from {@code source} to {@code target} as SIS derives it from their definitions
+   * alone, without looking for one registered in the EPSG database.
+   */
+  static CoordinateOperation operation(
+      CoordinateReferenceSystem source, CoordinateReferenceSystem target) throws FactoryException {
+    return new CoordinateOperationFinder(null, DefaultCoordinateOperationFactory.provider(), null)
+        .createOperation(source, target);
+  }
+
+  /**
+   * Whether {@code builtin} computes what {@code database} does: the same transform and inverse
+   * (SIS compares their parameters exactly), the same axes at both ends (directions, units, ranges
+   * and their wrap-around), the same domains of validity, and the same boxes from the envelope
+   * transform that plans tiles (the source's domain and a box in its middle).
+   */
+  static boolean sameAs(CoordinateOperation database, CoordinateOperation builtin) {
+    try {
+      MathTransform d = database.getMathTransform();
+      MathTransform b = builtin.getMathTransform();
+      return d.equals(b)
+          && inverse(d).equals(inverse(b))
+          && sameEnds(database.getSourceCRS(), builtin.getSourceCRS())
+          && sameEnds(database.getTargetCRS(), builtin.getTargetCRS())
+          && sameBoxes(database, builtin);
+    } catch (TransformException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  private static Object inverse(MathTransform t) {
+    try {
+      return t.inverse();
+    } catch (NoninvertibleTransformException e) {
+      return "no inverse";
+    }
+  }
+
+  private static boolean sameEnds(CoordinateReferenceSystem d, CoordinateReferenceSystem b) {
+    return (d instanceof GeographicCRS) == (b instanceof GeographicCRS)
+        && (d instanceof ProjectedCRS) == (b instanceof ProjectedCRS)
+        && Utilities.deepEquals(
+            d.getCoordinateSystem(), b.getCoordinateSystem(), ComparisonMode.IGNORE_METADATA)
+        && same(CRS.getDomainOfValidity(d), CRS.getDomainOfValidity(b));
+  }
+
+  private static boolean sameBoxes(CoordinateOperation d, CoordinateOperation b)
+      throws TransformException {
+    Envelope domain = CRS.getDomainOfValidity(d.getSourceCRS());
+    if (domain == null) {
+      return true;
+    }
+    GeneralEnvelope middle = new GeneralEnvelope(domain);
+    for (int i = 0; i < 2; i++) {
+      double centre = middle.getMedian(i);
+      double half = middle.getSpan(i) / 20;
+      middle.setRange(i, centre - half, centre + half);
+    }
+    for (Envelope box : new Envelope[] {domain, middle}) {
+      if (!same(transform(d, box), transform(b, box))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static Envelope transform(CoordinateOperation op, Envelope box)
+      throws TransformException {
+    GeneralEnvelope in = new GeneralEnvelope(op.getSourceCRS());
+    for (int i = 0; i < 2; i++) {
+      in.setRange(i, box.getMinimum(i), box.getMaximum(i));
+    }
+    return Envelopes.transform(op, in);
+  }
+
+  /** Envelopes with the same coordinates, exactly (their CRSs are compared apart). */
+  private static boolean same(Envelope a, Envelope b) {
+    if (a == null || b == null) {
+      return a == b;
+    }
+    if (a.getDimension() != b.getDimension()) {
+      return false;
+    }
+    for (int i = 0; i < a.getDimension(); i++) {
+      if (Double.compare(a.getMinimum(i), b.getMinimum(i)) != 0
+          || Double.compare(a.getMaximum(i), b.getMaximum(i)) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static Map<String, CoordinateReferenceSystem> build() {
+    try {
+      DefaultEllipsoid ellipsoid =
+          DefaultEllipsoid.createFlattenedSphere(
+              named("WGS 84"), 6378137, 298.257223563, Units.METRE);
+      DefaultPrimeMeridian greenwich =
+          new DefaultPrimeMeridian(named("Greenwich"), 0, Units.DEGREE);
+      DefaultGeodeticDatum datum =
+          new DefaultGeodeticDatum(named("World Geodetic System 1984"), ellipsoid, greenwich);
+      DefaultEllipsoidalCS lonLat =
+          new DefaultEllipsoidalCS(
+              named("Ellipsoidal CS: E,N."),
+              axis("Geodetic longitude", "Lon", AxisDirection.EAST, -180, 180, true),
+              axis("Geodetic latitude", "Lat", AxisDirection.NORTH, -90, 90, false));
+      DefaultGeographicCRS wgs84 =
+          new DefaultGeographicCRS(withDomain("WGS 84", Extents.WORLD), datum, null, lonLat);
+      // The method's parameters at their defaults: all zero, as EPSG:3857 has them.
+      OperationMethod method =
+          DefaultMathTransformFactory.provider()
+              .getOperationMethod("Popular Visualisation Pseudo Mercator");
+      DefaultConversion pseudoMercator =
+          new DefaultConversion(
+              named("Popular Visualisation Pseudo-Mercator"),
+              method,
+              null,
+              method.getParameters().createValue());
+      DefaultCartesianCS eastNorth =
+          new DefaultCartesianCS(
+              named("Cartesian CS: E,N."),
+              new DefaultCoordinateSystemAxis(
+                  named("Easting"), "X", AxisDirection.EAST, Units.METRE),
+              new DefaultCoordinateSystemAxis(
+                  named("Northing"), "Y", AxisDirection.NORTH, Units.METRE));
+      // EPSG's own domain of EPSG:3857, as its database gives it.
+      Extent mercatorDomain =
+          new DefaultExtent(
+              null, new DefaultGeographicBoundingBox(-180, 180, -85.06, 85.06), null, null);
+      DefaultProjectedCRS webMercator =
+          new DefaultProjectedCRS(
+              withDomain("WGS 84 / Pseudo-Mercator", mercatorDomain),
+              wgs84,
+              pseudoMercator,
+              eastNorth);
+      return Map.of("CRS:84", wgs84, "EPSG:4326", wgs84, "EPSG:3857", webMercator);
+    } catch (FactoryException | RuntimeException e) {
+      // Nothing built: every CRS comes from the database, as before.
+      return Map.of();
+    }
+  }
+
+  private static Map<String, Object> named(String name) {
+    return Map.of(IdentifiedObject.NAME_KEY, name);
+  }
+
+  private static Map<String, Object> withDomain(String name, Extent domain) {
+    Map<String, Object> p = new HashMap<>(named(name));
+    p.put(ReferenceSystem.DOMAIN_OF_VALIDITY_KEY, domain);
+    return p;
+  }
+
+  private static DefaultCoordinateSystemAxis axis(
+      String name,
+      String abbreviation,
+      AxisDirection direction,
+      double min,
+      double max,
+      boolean wraps) {
+    Map<String, Object> p = new HashMap<>(named(name));
+    p.put(DefaultCoordinateSystemAxis.MINIMUM_VALUE_KEY, min);
+    p.put(DefaultCoordinateSystemAxis.MAXIMUM_VALUE_KEY, max);
+    p.put(
+        DefaultCoordinateSystemAxis.RANGE_MEANING_KEY,
+        wraps ? RangeMeaning.WRAPAROUND : RangeMeaning.EXACT);
+    return new DefaultCoordinateSystemAxis(p, abbreviation, direction, Units.DEGREE);
+  }
+}
