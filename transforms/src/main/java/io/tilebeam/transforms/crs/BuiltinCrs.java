@@ -25,6 +25,7 @@ import org.apache.sis.util.ComparisonMode;
 import org.apache.sis.util.Utilities;
 import org.opengis.geometry.Envelope;
 import org.opengis.metadata.extent.Extent;
+import org.opengis.parameter.ParameterValueGroup;
 import org.opengis.referencing.IdentifiedObject;
 import org.opengis.referencing.ReferenceSystem;
 import org.opengis.referencing.crs.CoordinateReferenceSystem;
@@ -40,15 +41,16 @@ import org.opengis.referencing.operation.TransformException;
 import org.opengis.util.FactoryException;
 
 /**
- * WGS 84 longitude/latitude ({@code CRS:84}, and {@code EPSG:4326} in east/north order) and Web
- * Mercator ({@code EPSG:3857}) built from their defining parameters, and the operations between
- * them found without SIS's EPSG database.
+ * WGS 84 longitude/latitude ({@code CRS:84}, and {@code EPSG:4326} in east/north order), Web
+ * Mercator ({@code EPSG:3857}) and UTM on WGS 84 ({@code EPSG:32601}–{@code 32660}, {@code
+ * 32701}–{@code 32760}) built from their defining parameters, and the operations between them found
+ * without SIS's EPSG database.
  *
- * <p>Opening that database (Derby, its SQL compiled in a cold JVM) costs every run 1.5–2 CPU-s and
- * about a second of wall time on two cores, though nearly every vector job reads and writes only
- * these CRSs. The database stays the authority: a built-in operation is used only where {@link
- * CrsTransforms} holds the fact, checked once against the database by {@link #sameAs}, that it
- * computes what the database's does, bit for bit.
+ * <p>Opening that database (Derby, its SQL compiled in a cold JVM) costs every run 1.5–3 CPU-s and
+ * about a second of wall time on two cores, though most vector jobs read and write only these CRSs.
+ * The database stays the authority: a built-in operation is used only where {@link CrsTransforms}
+ * holds the fact, checked once against the database by {@link #sameAs}, that it computes what the
+ * database's does, bit for bit.
  */
 final class BuiltinCrs {
 
@@ -169,16 +171,6 @@ final class BuiltinCrs {
               axis("Geodetic latitude", "Lat", AxisDirection.NORTH, -90, 90, false));
       DefaultGeographicCRS wgs84 =
           new DefaultGeographicCRS(withDomain("WGS 84", Extents.WORLD), datum, null, lonLat);
-      // The method's parameters at their defaults: all zero, as EPSG:3857 has them.
-      OperationMethod method =
-          DefaultMathTransformFactory.provider()
-              .getOperationMethod("Popular Visualisation Pseudo Mercator");
-      DefaultConversion pseudoMercator =
-          new DefaultConversion(
-              named("Popular Visualisation Pseudo-Mercator"),
-              method,
-              null,
-              method.getParameters().createValue());
       DefaultCartesianCS eastNorth =
           new DefaultCartesianCS(
               named("Cartesian CS: E,N."),
@@ -186,21 +178,80 @@ final class BuiltinCrs {
                   named("Easting"), "X", AxisDirection.EAST, Units.METRE),
               new DefaultCoordinateSystemAxis(
                   named("Northing"), "Y", AxisDirection.NORTH, Units.METRE));
-      // EPSG's own domain of EPSG:3857, as its database gives it.
-      Extent mercatorDomain =
-          new DefaultExtent(
-              null, new DefaultGeographicBoundingBox(-180, 180, -85.06, 85.06), null, null);
-      DefaultProjectedCRS webMercator =
-          new DefaultProjectedCRS(
-              withDomain("WGS 84 / Pseudo-Mercator", mercatorDomain),
+      Map<String, CoordinateReferenceSystem> built = new HashMap<>();
+      built.put("CRS:84", wgs84);
+      built.put("EPSG:4326", wgs84);
+      // The method's parameters at their defaults: all zero, as EPSG:3857 has them. The domain is
+      // EPSG's own, as its database gives it.
+      OperationMethod pseudoMercator = method("Popular Visualisation Pseudo Mercator");
+      built.put(
+          "EPSG:3857",
+          projected(
+              "WGS 84 / Pseudo-Mercator",
               wgs84,
               pseudoMercator,
-              eastNorth);
-      return Map.of("CRS:84", wgs84, "EPSG:4326", wgs84, "EPSG:3857", webMercator);
+              pseudoMercator.getParameters().createValue(),
+              eastNorth,
+              -180,
+              180,
+              -85.06,
+              85.06));
+      // UTM on WGS 84, zones 1-60 north (EPSG:32601-32660) and south (32701-32760). A zone
+      // whose domain EPSG draws otherwise (29N reaches 12°W) fails the check and stays with the
+      // database.
+      OperationMethod transverseMercator = method("Transverse Mercator");
+      for (int zone = 1; zone <= 60; zone++) {
+        double centralMeridian = zone * 6 - 183;
+        for (boolean north : new boolean[] {true, false}) {
+          ParameterValueGroup p = transverseMercator.getParameters().createValue();
+          p.parameter("Longitude of natural origin").setValue(centralMeridian);
+          p.parameter("Scale factor at natural origin").setValue(0.9996);
+          p.parameter("False easting").setValue(500000.0);
+          p.parameter("False northing").setValue(north ? 0.0 : 10000000.0);
+          built.put(
+              "EPSG:" + ((north ? 32600 : 32700) + zone),
+              projected(
+                  "WGS 84 / UTM zone " + zone + (north ? "N" : "S"),
+                  wgs84,
+                  transverseMercator,
+                  p,
+                  eastNorth,
+                  centralMeridian - 3,
+                  centralMeridian + 3,
+                  north ? 0 : -80,
+                  north ? 84 : 0));
+        }
+      }
+      return Map.copyOf(built);
     } catch (FactoryException | RuntimeException e) {
       // Nothing built: every CRS comes from the database, as before.
       return Map.of();
     }
+  }
+
+  private static OperationMethod method(String name) throws FactoryException {
+    return DefaultMathTransformFactory.provider().getOperationMethod(name);
+  }
+
+  /**
+   * A projected CRS on {@code base} by {@code method} with {@code parameters}, valid in the given
+   * degrees.
+   */
+  private static DefaultProjectedCRS projected(
+      String name,
+      DefaultGeographicCRS base,
+      OperationMethod method,
+      ParameterValueGroup parameters,
+      DefaultCartesianCS cs,
+      double west,
+      double east,
+      double south,
+      double north) {
+    Extent domain =
+        new DefaultExtent(
+            null, new DefaultGeographicBoundingBox(west, east, south, north), null, null);
+    DefaultConversion conversion = new DefaultConversion(named(name), method, null, parameters);
+    return new DefaultProjectedCRS(withDomain(name, domain), base, conversion, cs);
   }
 
   private static Map<String, Object> named(String name) {

@@ -48,14 +48,19 @@ class BuiltinCrsTest {
     "EPSG:4326, EPSG:3857",
     "EPSG:3857, EPSG:4326",
     "EPSG:3857, EPSG:3857",
-    "CRS:84, CRS:84"
+    "CRS:84, CRS:84",
+    "EPSG:32632, EPSG:3857",
+    "EPSG:3857, EPSG:32632",
+    "EPSG:32733, EPSG:3857",
+    "CRS:84, EPSG:32601",
+    "EPSG:32760, CRS:84"
   })
   void builtInOperationsComputeAsTheDatabasesDo(String source, String target) throws Exception {
     CoordinateOperation db = database(source, target);
     CoordinateOperation built = builtin(source, target);
     assertTrue(BuiltinCrs.sameAs(db, built), source + " -> " + target);
 
-    boolean geographic = !source.equals("EPSG:3857");
+    boolean geographic = source.equals("CRS:84") || source.equals("EPSG:4326");
     Random random = new Random(source.hashCode() * 31L + target.hashCode());
     int n = 100_000;
     double[] points = new double[2 * n];
@@ -104,20 +109,39 @@ class BuiltinCrsTest {
     assertNotNull(BuiltinCrs.of("CRS:84"));
     assertSame(BuiltinCrs.of("CRS:84"), BuiltinCrs.of("EPSG:4326"));
     assertNotNull(BuiltinCrs.of("EPSG:3857"));
+    assertNotNull(BuiltinCrs.of("EPSG:32632"));
     assertNull(BuiltinCrs.of("EPSG:3395"));
-    assertNull(BuiltinCrs.of("EPSG:32632"));
+    assertNull(BuiltinCrs.of("EPSG:2154"));
+    assertNull(BuiltinCrs.of("EPSG:32661"), "UPS north is not UTM");
+  }
+
+  /**
+   * Every UTM zone on WGS 84 checks out against the database to Web Mercator but zone 29N, whose
+   * domain EPSG draws wider than its six degrees (to 12.01°W and 84.01°N): the check compares
+   * domains too, and that zone keeps the database's.
+   */
+  @Test
+  void everyUtmZoneButOneChecksOut() throws Exception {
+    for (int code :
+        java.util.stream.IntStream.rangeClosed(1, 60)
+            .flatMap(z -> java.util.stream.IntStream.of(32600 + z, 32700 + z))
+            .toArray()) {
+      String utm = "EPSG:" + code;
+      boolean same = BuiltinCrs.sameAs(database(utm, "EPSG:3857"), builtin(utm, "EPSG:3857"));
+      assertEquals(code != 32629, same, utm);
+    }
   }
 
   @Test
   void anOperationIsBuiltInOnceCheckedAgainstTheDatabase() {
     CrsRef lonLat = new CrsRef(CrsResolver.CRS84, "CRS:84");
     CrsRef webMercator = new CrsRef("EPSG:3857", "EPSG:3857");
-    CrsRef utm = new CrsRef("EPSG:32632", "EPSG:32632");
+    CrsRef lambert = new CrsRef("EPSG:2154", "EPSG:2154");
     assertFalse(CrsTransforms.builtIn(lonLat, webMercator), "not checked yet");
     CrsTransforms.operation(lonLat, webMercator);
     assertTrue(CrsTransforms.builtIn(lonLat, webMercator));
-    CrsTransforms.operation(utm, webMercator);
-    assertFalse(CrsTransforms.builtIn(utm, webMercator), "UTM has no built-in definition");
+    CrsTransforms.operation(lambert, webMercator);
+    assertFalse(CrsTransforms.builtIn(lambert, webMercator), "no built-in definition");
   }
 
   @Test
