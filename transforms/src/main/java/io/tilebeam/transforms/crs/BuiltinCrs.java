@@ -2,6 +2,7 @@ package io.tilebeam.transforms.crs;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.sis.geometry.Envelopes;
 import org.apache.sis.geometry.GeneralEnvelope;
 import org.apache.sis.measure.Units;
@@ -54,13 +55,20 @@ import org.opengis.util.FactoryException;
  */
 final class BuiltinCrs {
 
-  private static final Map<String, CoordinateReferenceSystem> BUILT = build();
+  /** WGS 84 longitude/latitude, and the easting/northing axes of the projected CRSs. */
+  private record Base(DefaultGeographicCRS wgs84, DefaultCartesianCS eastNorth) {}
+
+  /** Null when SIS cannot build it: every CRS then comes from the database, as before. */
+  private static final Base BASE = base();
+
+  /** Each CRS built once, when first asked for. */
+  private static final Map<String, CoordinateReferenceSystem> BUILT = new ConcurrentHashMap<>();
 
   private BuiltinCrs() {}
 
   /** The built-in CRS of a definition ({@code CRS:84}, {@code EPSG:4326}, ...), else null. */
   static CoordinateReferenceSystem of(String definition) {
-    return BUILT.get(definition);
+    return BASE == null ? null : BUILT.computeIfAbsent(definition, BuiltinCrs::build);
   }
 
   /**
@@ -155,7 +163,7 @@ final class BuiltinCrs {
     return true;
   }
 
-  private static Map<String, CoordinateReferenceSystem> build() {
+  private static Base base() {
     try {
       DefaultEllipsoid ellipsoid =
           DefaultEllipsoid.createFlattenedSphere(
@@ -169,8 +177,6 @@ final class BuiltinCrs {
               named("Ellipsoidal CS: E,N."),
               axis("Geodetic longitude", "Lon", AxisDirection.EAST, -180, 180, true),
               axis("Geodetic latitude", "Lat", AxisDirection.NORTH, -90, 90, false));
-      DefaultGeographicCRS wgs84 =
-          new DefaultGeographicCRS(withDomain("WGS 84", Extents.WORLD), datum, null, lonLat);
       DefaultCartesianCS eastNorth =
           new DefaultCartesianCS(
               named("Cartesian CS: E,N."),
@@ -178,55 +184,70 @@ final class BuiltinCrs {
                   named("Easting"), "X", AxisDirection.EAST, Units.METRE),
               new DefaultCoordinateSystemAxis(
                   named("Northing"), "Y", AxisDirection.NORTH, Units.METRE));
-      Map<String, CoordinateReferenceSystem> built = new HashMap<>();
-      built.put("CRS:84", wgs84);
-      built.put("EPSG:4326", wgs84);
-      // The method's parameters at their defaults: all zero, as EPSG:3857 has them. The domain is
-      // EPSG's own, as its database gives it.
-      OperationMethod pseudoMercator = method("Popular Visualisation Pseudo Mercator");
-      built.put(
-          "EPSG:3857",
-          projected(
+      return new Base(
+          new DefaultGeographicCRS(withDomain("WGS 84", Extents.WORLD), datum, null, lonLat),
+          eastNorth);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** The CRS a definition names, built; null when it is none of the built-in ones. */
+  private static CoordinateReferenceSystem build(String definition) {
+    try {
+      switch (definition) {
+        case "CRS:84", "EPSG:4326":
+          return BASE.wgs84();
+        case "EPSG:3857":
+          // The method's parameters at their defaults: all zero, as EPSG:3857 has them. The
+          // domain is EPSG's own, as its database gives it.
+          OperationMethod pseudoMercator = method("Popular Visualisation Pseudo Mercator");
+          return projected(
               "WGS 84 / Pseudo-Mercator",
-              wgs84,
               pseudoMercator,
               pseudoMercator.getParameters().createValue(),
-              eastNorth,
               -180,
               180,
               -85.06,
-              85.06));
-      // UTM on WGS 84, zones 1-60 north (EPSG:32601-32660) and south (32701-32760). A zone
-      // whose domain EPSG draws otherwise (29N reaches 12°W) fails the check and stays with the
-      // database.
-      OperationMethod transverseMercator = method("Transverse Mercator");
-      for (int zone = 1; zone <= 60; zone++) {
-        double centralMeridian = zone * 6 - 183;
-        for (boolean north : new boolean[] {true, false}) {
-          ParameterValueGroup p = transverseMercator.getParameters().createValue();
-          p.parameter("Longitude of natural origin").setValue(centralMeridian);
-          p.parameter("Scale factor at natural origin").setValue(0.9996);
-          p.parameter("False easting").setValue(500000.0);
-          p.parameter("False northing").setValue(north ? 0.0 : 10000000.0);
-          built.put(
-              "EPSG:" + ((north ? 32600 : 32700) + zone),
-              projected(
-                  "WGS 84 / UTM zone " + zone + (north ? "N" : "S"),
-                  wgs84,
-                  transverseMercator,
-                  p,
-                  eastNorth,
-                  centralMeridian - 3,
-                  centralMeridian + 3,
-                  north ? 0 : -80,
-                  north ? 84 : 0));
-        }
+              85.06);
+        default:
+          return utm(definition);
       }
-      return Map.copyOf(built);
     } catch (FactoryException | RuntimeException e) {
-      // Nothing built: every CRS comes from the database, as before.
-      return Map.of();
+      return null;
     }
+  }
+
+  /**
+   * UTM on WGS 84, zones 1-60 north ({@code EPSG:32601}-{@code 32660}) and south ({@code
+   * 32701}-{@code 32760}); else null. A zone whose domain EPSG draws otherwise (29N reaches 12°W)
+   * fails the check and stays with the database.
+   */
+  private static CoordinateReferenceSystem utm(String definition) throws FactoryException {
+    if (!definition.matches("EPSG:32[67][0-6][0-9]")) {
+      return null;
+    }
+    int code = Integer.parseInt(definition.substring(5));
+    int zone = code % 100;
+    if (zone < 1 || zone > 60) {
+      return null;
+    }
+    boolean north = code < 32700;
+    double centralMeridian = zone * 6 - 183;
+    OperationMethod transverseMercator = method("Transverse Mercator");
+    ParameterValueGroup p = transverseMercator.getParameters().createValue();
+    p.parameter("Longitude of natural origin").setValue(centralMeridian);
+    p.parameter("Scale factor at natural origin").setValue(0.9996);
+    p.parameter("False easting").setValue(500000.0);
+    p.parameter("False northing").setValue(north ? 0.0 : 10000000.0);
+    return projected(
+        "WGS 84 / UTM zone " + zone + (north ? "N" : "S"),
+        transverseMercator,
+        p,
+        centralMeridian - 3,
+        centralMeridian + 3,
+        north ? 0 : -80,
+        north ? 84 : 0);
   }
 
   private static OperationMethod method(String name) throws FactoryException {
@@ -234,15 +255,13 @@ final class BuiltinCrs {
   }
 
   /**
-   * A projected CRS on {@code base} by {@code method} with {@code parameters}, valid in the given
+   * A projected CRS on WGS 84 by {@code method} with {@code parameters}, valid in the given
    * degrees.
    */
   private static DefaultProjectedCRS projected(
       String name,
-      DefaultGeographicCRS base,
       OperationMethod method,
       ParameterValueGroup parameters,
-      DefaultCartesianCS cs,
       double west,
       double east,
       double south,
@@ -251,7 +270,8 @@ final class BuiltinCrs {
         new DefaultExtent(
             null, new DefaultGeographicBoundingBox(west, east, south, north), null, null);
     DefaultConversion conversion = new DefaultConversion(named(name), method, null, parameters);
-    return new DefaultProjectedCRS(withDomain(name, domain), base, conversion, cs);
+    return new DefaultProjectedCRS(
+        withDomain(name, domain), BASE.wgs84(), conversion, BASE.eastNorth());
   }
 
   private static Map<String, Object> named(String name) {
