@@ -131,6 +131,14 @@ public final class GeoParquetFormat implements VectorFormat {
     };
   }
 
+  /**
+   * Whether writing files in {@code crs} opens no EPSG database: CRS84, which GeoParquet leaves
+   * unnamed, or a CRS whose PROJJSON a run of this build remembered.
+   */
+  public static boolean crsWrittenWithoutDatabase(CrsRef crs) {
+    return crs.identity().equals(CrsResolver.CRS84) || Projjson.known(crs);
+  }
+
   /** The {@code geo} metadata. */
   private static String geo(CrsRef crs, TreeSet<String> types, Envelope all, int rows)
       throws IOException {

@@ -1,8 +1,11 @@
 package io.tilebeam.io.format;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tilebeam.transforms.crs.CrsMemo;
 import io.tilebeam.transforms.crs.CrsRef;
 import io.tilebeam.transforms.crs.CrsResolver;
 import javax.measure.Unit;
@@ -37,12 +40,34 @@ final class Projjson {
 
   private Projjson() {}
 
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
   /**
-   * The PROJJSON of {@code crs}.
+   * The PROJJSON of {@code crs}: from the memo beside the jar ({@link CrsMemo}: a function of the
+   * jar and the definition alone) when a run of this build wrote it before, so that writing it
+   * opens no EPSG database; else built from SIS's definition and remembered.
    *
    * @throws IllegalArgumentException when it is neither geographic nor projected
    */
   static ObjectNode of(CrsRef crs) {
+    String json = CrsMemo.get(memoKey(crs), () -> build(crs).toString());
+    try {
+      return (ObjectNode) MAPPER.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("the remembered PROJJSON of " + crs + " is not JSON", e);
+    }
+  }
+
+  /** Whether the PROJJSON of {@code crs} is remembered: writing it opens no EPSG database. */
+  static boolean known(CrsRef crs) {
+    return CrsMemo.known(memoKey(crs)) != null;
+  }
+
+  private static String memoKey(CrsRef crs) {
+    return "projjson:" + crs.definition();
+  }
+
+  private static ObjectNode build(CrsRef crs) {
     CoordinateReferenceSystem c = CrsResolver.parseAsDefined(crs.definition());
     ObjectNode out;
     if (c instanceof ProjectedCRS p) {

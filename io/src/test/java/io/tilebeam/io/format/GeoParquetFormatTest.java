@@ -159,6 +159,26 @@ class GeoParquetFormatTest {
     assertTrue(identified.contains("EPSG:4326"), identified);
   }
 
+  /**
+   * A PROJJSON is built from the EPSG database once and then read back from the memo: the same
+   * JSON, the same file bytes, and from then on written without the database.
+   */
+  @Test
+  void aProjjsonIsRememberedAsItWasBuilt() throws Exception {
+    CrsRef britishGrid = CrsRef.of("EPSG:27700");
+    assertFalse(GeoParquetFormat.crsWrittenWithoutDatabase(britishGrid), "not written yet");
+    assertTrue(GeoParquetFormat.crsWrittenWithoutDatabase(CrsRef.of("OGC:CRS84")));
+    GeoParquetFormat format = new GeoParquetFormat();
+    RenderedTile tile = tile("EPSG:27700", List.of("POLYGON((1 1, 2 1, 2 2, 1 1))"));
+    byte[] first = format.encode(tile, britishGrid).bytes();
+    assertTrue(GeoParquetFormat.crsWrittenWithoutDatabase(britishGrid));
+    byte[] again = format.encode(tile, britishGrid).bytes();
+    assertArrayEquals(first, again);
+    assertEquals(Projjson.of(britishGrid), Projjson.of(britishGrid));
+    String text = new String(first, StandardCharsets.ISO_8859_1);
+    assertTrue(text.contains("\"code\":27700"), "its EPSG code as id");
+  }
+
   @Test
   void anEmptyTileIsAFileOfNoRows() throws Exception {
     GeoParquetFormat format = new GeoParquetFormat();

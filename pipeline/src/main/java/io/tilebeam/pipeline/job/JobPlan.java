@@ -5,7 +5,6 @@ import io.tilebeam.io.retry.RetryPolicy;
 import io.tilebeam.io.storage.Checksums;
 import io.tilebeam.io.storage.Stores;
 import io.tilebeam.transforms.crs.CrsRef;
-import io.tilebeam.transforms.crs.CrsResolver;
 import io.tilebeam.transforms.crs.CrsTransforms;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -109,9 +108,9 @@ public final class JobPlan {
 
   /**
    * Whether the workers will open SIS's EPSG database, as far as this process knows: for a raster
-   * layer, for GeoParquet written in a CRS other than CRS84 (its PROJJSON), and for a vector layer
-   * whose operations are not all known to be built in ({@link CrsTransforms#builtIn}: a process
-   * that has not checked them against the database yet).
+   * layer, for GeoParquet written in a CRS other than CRS84 whose PROJJSON this build has not
+   * remembered yet, and for a vector layer whose operations are not all known to be built in
+   * ({@link CrsTransforms#builtIn}: a process that has not checked them against the database yet).
    */
   public boolean needsEpsgDatabase() {
     for (LayerPlan layer : layers) {
@@ -123,7 +122,7 @@ public final class JobPlan {
       CrsRef target = v.render().targetCrs();
       boolean projjson =
           v.publish().format() instanceof GeoParquetFormat
-              && !target.identity().equals(CrsResolver.CRS84);
+              && !GeoParquetFormat.crsWrittenWithoutDatabase(target);
       if (projjson
           || !CrsTransforms.builtIn(source, tms)
           || !CrsTransforms.builtIn(tms, source)
