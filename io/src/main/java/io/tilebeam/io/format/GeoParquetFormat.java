@@ -136,12 +136,7 @@ public final class GeoParquetFormat implements VectorFormat {
    * unnamed, or a CRS whose PROJJSON a run of this build remembered.
    */
   public static boolean crsWrittenWithoutDatabase(CrsRef crs) {
-    return unnamed(crs) || Projjson.known(crs);
-  }
-
-  /** Whether GeoParquet leaves {@code crs} unnamed: CRS84, its default. */
-  private static boolean unnamed(CrsRef crs) {
-    return crs.identity().equals(CrsResolver.CRS84);
+    return crs.identity().equals(CrsResolver.CRS84) || Projjson.known(crs);
   }
 
   /** The {@code geo} metadata. */
@@ -154,7 +149,7 @@ public final class GeoParquetFormat implements VectorFormat {
     column.put("encoding", "WKB");
     ArrayNode t = column.putArray("geometry_types");
     types.forEach(t::add);
-    if (!unnamed(crs)) {
+    if (!crs.identity().equals(CrsResolver.CRS84)) {
       column.set("crs", Projjson.of(crs));
     }
     if (rows > 0) {

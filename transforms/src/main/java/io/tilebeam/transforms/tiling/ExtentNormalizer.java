@@ -33,18 +33,27 @@ public final class ExtentNormalizer {
         "extent:"
             + tms.crs().definition()
             + "\u0000"
-            + CrsMemo.exact(tms.latitudeLimit())
+            + exact(tms.latitudeLimit())
             + "\u0000"
             + extent.crs().definition()
             + "\u0000"
-            + CrsMemo.exact(extent.west())
+            + exact(extent.west())
             + ","
-            + CrsMemo.exact(extent.south())
+            + exact(extent.south())
             + ","
-            + CrsMemo.exact(extent.east())
+            + exact(extent.east())
             + ","
-            + CrsMemo.exact(extent.north());
+            + exact(extent.north());
     return parseAll(CrsMemo.get(key, () -> formatAll(compute(extent, tms))));
+  }
+
+  /** A double as the hex of its bits: exact, unlike a decimal that only reads back to it. */
+  private static String exact(double v) {
+    return Long.toHexString(Double.doubleToRawLongBits(v));
+  }
+
+  private static double fromExact(String hex) {
+    return Double.longBitsToDouble(Long.parseUnsignedLong(hex, 16));
   }
 
   /** Boxes as {@code minX,minY,maxX,maxY} in exact form, separated by {@code ;}. */
@@ -52,13 +61,13 @@ public final class ExtentNormalizer {
     StringBuilder out = new StringBuilder();
     for (Bounds b : boxes) {
       out.append(out.length() == 0 ? "" : ";")
-          .append(CrsMemo.exact(b.minX()))
+          .append(exact(b.minX()))
           .append(',')
-          .append(CrsMemo.exact(b.minY()))
+          .append(exact(b.minY()))
           .append(',')
-          .append(CrsMemo.exact(b.maxX()))
+          .append(exact(b.maxX()))
           .append(',')
-          .append(CrsMemo.exact(b.maxY()));
+          .append(exact(b.maxY()));
     }
     return out.toString();
   }
@@ -67,12 +76,7 @@ public final class ExtentNormalizer {
     List<Bounds> out = new ArrayList<>();
     for (String box : text.isEmpty() ? new String[0] : text.split(";")) {
       String[] v = box.split(",");
-      out.add(
-          new Bounds(
-              CrsMemo.fromExact(v[0]),
-              CrsMemo.fromExact(v[1]),
-              CrsMemo.fromExact(v[2]),
-              CrsMemo.fromExact(v[3])));
+      out.add(new Bounds(fromExact(v[0]), fromExact(v[1]), fromExact(v[2]), fromExact(v[3])));
     }
     return List.copyOf(out);
   }
