@@ -1,7 +1,7 @@
 package io.tilebeam.io.source;
 
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.PushbackInputStream;
 
 /**
  * Finds where the elements of a JSON array start and where the commas between them are, from the
@@ -31,19 +31,25 @@ final class FeatureArrayScan {
     void end(long at);
   }
 
+  /** The most the scan reads at once, and so the least pushback a stream given to it must allow. */
+  static final int BLOCK = 1 << 16;
+
   private FeatureArrayScan() {}
 
   /**
    * Scans the array whose opening bracket is the stream's first byte, which is byte {@code base} of
-   * the file, to its closing bracket.
+   * the file, to its closing bracket. The bytes read past the bracket are pushed back, so the
+   * stream goes on with what follows the array ({@code in} must allow a pushback of {@link #BLOCK}
+   * bytes).
    *
    * @return the file offset just past the closing bracket
    * @throws SourceFormatException when the stream does not start with {@code [}, a comma stands
    *     where an element should, or the array is not closed before the stream ends ({@code path}
    *     and the byte are named)
    */
-  static long scan(InputStream in, long base, String path, Elements out) throws IOException {
-    byte[] block = new byte[1 << 16];
+  static long scan(PushbackInputStream in, long base, String path, Elements out)
+      throws IOException {
+    byte[] block = new byte[BLOCK];
     int depth = -1; // -1 before the opening bracket, 0 at the array's own level
     int string = JsonBytes.OUTSIDE;
     // At the array's level: whether an element has started since the last comma (or the start).
@@ -98,6 +104,7 @@ final class FeatureArrayScan {
                   null);
             }
             out.end(offset);
+            in.unread(block, i + 1, length - i - 1);
             return offset + 1;
           }
           default -> {

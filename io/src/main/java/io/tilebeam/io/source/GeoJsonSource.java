@@ -11,8 +11,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tilebeam.transforms.feature.Feature;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PushbackInputStream;
 import java.io.SequenceInputStream;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -349,29 +351,38 @@ public final class GeoJsonSource {
    *     is not closed
    */
   public boolean parts(long partBytes, Consumer<GeoJsonSeqSource.Range> part) throws IOException {
-    long arrayAt;
-    try (InputStream in = new BufferedInputStream(file.open(0), 1 << 16);
-        JsonParser p = factory.createParser(in)) {
-      atFeatures(p);
-      arrayAt = p.currentTokenLocation().getByteOffset();
-      if (arrayAt < 0) {
-        return false;
+    // One read of the file from its start, as one ranged request on GCS or S3: the members before
+    // the array are parsed, the array scanned, the members after it parsed, all from one stream.
+    try (InputStream in = new BufferedInputStream(file.open(0), 1 << 16)) {
+      long arrayAt;
+      PushbackInputStream rest = new PushbackInputStream(in, FeatureArrayScan.BLOCK);
+      try (JsonParser p = factory.createParser(in)) {
+        p.disable(JsonParser.Feature.AUTO_CLOSE_SOURCE);
+        atFeatures(p);
+        arrayAt = p.currentTokenLocation().getByteOffset();
+        if (arrayAt < 0) {
+          return false;
+        }
+        // The parser has read past the array's [ into its own buffer: that comes first.
+        ByteArrayOutputStream read = new ByteArrayOutputStream();
+        p.releaseBuffered(read);
+        rest.unread(read.toByteArray());
+        rest.unread('[');
+      } catch (JsonProcessingException e) {
+        throw corrupt(e, 0);
       }
-    } catch (JsonProcessingException e) {
-      throw corrupt(e, 0);
-    }
-    long end;
-    try (InputStream in = file.open(arrayAt)) {
-      end = FeatureArrayScan.scan(in, arrayAt, path, new Parts(partBytes, part));
-    }
-    // The members after the array, parsed as a parser that had read the array would have.
-    try (JsonParser p = parser(MEMBERS_RESUME, end, -1)) {
-      p.nextToken(); // {
-      p.nextToken(); // the stand-in member's name
-      p.nextToken(); // and its value
-      rest(p);
-    } catch (JsonProcessingException e) {
-      throw corrupt(e, end - MEMBERS_RESUME.length);
+      long end = FeatureArrayScan.scan(rest, arrayAt, path, new Parts(partBytes, part));
+      // The members after the array, parsed as a parser that had read the array would have.
+      try (JsonParser p =
+          factory.createParser(
+              new SequenceInputStream(new ByteArrayInputStream(MEMBERS_RESUME), rest))) {
+        p.nextToken(); // {
+        p.nextToken(); // the stand-in member's name
+        p.nextToken(); // and its value
+        rest(p);
+      } catch (JsonProcessingException e) {
+        throw corrupt(e, end - MEMBERS_RESUME.length);
+      }
     }
     return true;
   }

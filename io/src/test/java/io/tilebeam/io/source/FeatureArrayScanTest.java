@@ -1,5 +1,6 @@
 package io.tilebeam.io.source;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,9 +10,10 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.PushbackInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -27,13 +29,15 @@ class FeatureArrayScanTest {
   /** What a scan reported, each as a kind and a byte offset. */
   private static List<String> scan(byte[] bytes, long base, int most) throws IOException {
     List<String> seen = new ArrayList<>();
-    InputStream in =
-        new ByteArrayInputStream(bytes) {
-          @Override
-          public synchronized int read(byte[] b, int off, int len) {
-            return super.read(b, off, Math.min(len, most));
-          }
-        };
+    PushbackInputStream in =
+        new PushbackInputStream(
+            new ByteArrayInputStream(bytes) {
+              @Override
+              public synchronized int read(byte[] b, int off, int len) {
+                return super.read(b, off, Math.min(len, most));
+              }
+            },
+            FeatureArrayScan.BLOCK);
     long end =
         FeatureArrayScan.scan(
             in,
@@ -56,6 +60,11 @@ class FeatureArrayScanTest {
               }
             });
     seen.add("after " + end);
+    // The stream goes on with the bytes after the array: what the scan read past it is pushed back.
+    assertArrayEquals(
+        Arrays.copyOfRange(bytes, (int) (end - base), bytes.length),
+        in.readAllBytes(),
+        "after the array");
     return seen;
   }
 

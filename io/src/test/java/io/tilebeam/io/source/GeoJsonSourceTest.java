@@ -287,6 +287,83 @@ class GeoJsonSourceTest {
     }
   }
 
+  /**
+   * Cutting a file in Google Cloud Storage into parts reads it once, from its start (one ranged
+   * request: the members before the features array, the array's scan and the members after it come
+   * from one stream), and the parts read the same features as the local file's parts.
+   */
+  @Test
+  void aGcsObjectIsCutIntoPartsByOneRead() throws Exception {
+    String json =
+        "{\"type\":\"FeatureCollection\",\"name\":\"x\",\"features\":["
+            + feature("\"a\"", POINT)
+            + ",\n"
+            + feature("\"b\"", POINT)
+            + "],\"crs\":{\"type\":\"name\",\"properties\":{\"name\":\"EPSG:4326\"}}}";
+    Path f = dir.resolve("two.geojson");
+    Files.writeString(f, json);
+    try (io.tilebeam.io.sink.GcsStandIn server = io.tilebeam.io.sink.GcsStandIn.start()) {
+      server.createBucket("data");
+      io.tilebeam.io.storage.GcsSettings settings =
+          new io.tilebeam.io.storage.GcsSettings(
+              server.endpoint(), "test", io.tilebeam.io.retry.RetryPolicy.DEFAULT);
+      com.google.cloud.storage.Storage storage = settings.open();
+      storage.create(
+          com.google.cloud.storage.BlobInfo.newBuilder(
+                  com.google.cloud.storage.BlobId.of("data", "two.geojson"))
+              .build(),
+          Files.readAllBytes(f));
+      io.tilebeam.io.storage.GcsSettings.closeQuietly(storage);
+      SourceFile object =
+          SourceFile.resolve("gs://data/two.geojson", io.tilebeam.io.storage.Stores.of(settings));
+      int before = server.requests().size();
+      List<GeoJsonSeqSource.Range> remote = new ArrayList<>();
+      assertTrue(new GeoJsonSource(object).parts(1, remote::add));
+      List<String> reads = server.requests().subList(before, server.requests().size());
+      assertEquals(
+          1, reads.stream().filter(q -> q.contains("alt=media")).count(), reads.toString());
+      assertEquals(parts(f, 1), remote);
+      List<String> ids = new ArrayList<>();
+      for (GeoJsonSeqSource.Range part : remote) {
+        new GeoJsonSource(object).forEach(part, x -> ids.add(x.id()), b -> fail("bad " + b));
+      }
+      assertEquals(List.of("a", "b"), ids);
+    }
+  }
+
+  /**
+   * Members before and after a features array larger than the parser's and the scan's buffers: the
+   * parts cover every feature, and the members after the array are still read (a corrupt one
+   * fails), wherever the buffers' ends fall.
+   */
+  @Test
+  void partsOfALargeFileReadTheMembersAroundItsArray() throws IOException {
+    for (int pad : new int[] {0, 7_999, 70_001}) {
+      StringBuilder json =
+          new StringBuilder("{\"type\":\"FeatureCollection\",\"name\":\"")
+              .append("n".repeat(pad))
+              .append("\",\"features\":[");
+      List<String> expected = new ArrayList<>();
+      for (int i = 0; i < 3_000; i++) {
+        json.append(i > 0 ? ",\n" : "").append(feature("\"f" + i + "\"", POINT));
+        expected.add("f" + i);
+      }
+      json.append("],\"description\":\"").append("d".repeat(pad)).append("\"");
+      Path f = dir.resolve("large.geojson");
+      Files.writeString(f, json + "}");
+      for (long partBytes : new long[] {1, 10_000, Long.MAX_VALUE}) {
+        List<String> ids = new ArrayList<>();
+        for (GeoJsonSeqSource.Range part : parts(f, partBytes)) {
+          new GeoJsonSource(f).forEach(part, x -> ids.add(x.id()), b -> fail("bad " + b));
+        }
+        assertEquals(expected, ids, "pad " + pad + ", parts of " + partBytes + " bytes");
+      }
+      Files.writeString(f, json + ",}");
+      SourceFormatException e = assertThrows(SourceFormatException.class, () -> parts(f, 1));
+      assertTrue(e.getMessage().contains("corrupt JSON"), e.getMessage());
+    }
+  }
+
   private static List<GeoJsonSeqSource.Range> parts(Path f, long partBytes) throws IOException {
     List<GeoJsonSeqSource.Range> parts = new ArrayList<>();
     assertTrue(new GeoJsonSource(f).parts(partBytes, parts::add));
