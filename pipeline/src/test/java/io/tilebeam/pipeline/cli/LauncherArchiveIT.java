@@ -202,6 +202,35 @@ class LauncherArchiveIT {
   }
 
   /**
+   * Where the jar is missing, the launcher builds it only once it has a JVM: a wrong {@code
+   * JAVA_HOME} is refused first, not after minutes of a build (here a stand-in {@code build.sh}
+   * that notes it ran).
+   */
+  @Test
+  void aWrongJavaHomeIsRefusedBeforeTheJarIsBuilt() throws Exception {
+    Path bare = dir.resolve("no-jar");
+    Files.createDirectories(bare.resolve("scripts"));
+    Path script = bare.resolve("scripts/tilebeam");
+    Files.copy(ROOT.resolve("scripts/tilebeam"), script);
+    Files.copy(ROOT.resolve("scripts/jvm-archive.sh"), bare.resolve("scripts/jvm-archive.sh"));
+    Path built = dir.resolve("no-jar-built");
+    Path build = bare.resolve("scripts/build.sh");
+    Files.writeString(build, "#!/usr/bin/env bash\necho >> " + built + "\nexit 3\n");
+    assertTrue(build.toFile().setExecutable(true));
+    Path empty = Files.createDirectories(dir.resolve("no-java-home-build"));
+    String out = withJavaHome(empty, script.toString(), "run", "--job", "unused.yaml");
+    assertTrue(out.startsWith("exit 2\n"), out);
+    assertTrue(out.contains("JAVA_HOME") && out.contains(empty.toString()), out);
+    assertFalse(Files.exists(built), "no build before the JVM is found: " + out);
+    // With a JVM, the missing jar is built (the stand-in fails, and so does the launcher).
+    Path home = dir.resolve("java-home-build");
+    javaWrapper(home.resolve("bin"), dir.resolve("java-home-build-ran"));
+    String withJvm = withJavaHome(home, script.toString(), "run", "--job", "unused.yaml");
+    assertTrue(withJvm.startsWith("exit 3\n"), withJvm);
+    assertTrue(Files.exists(built), withJvm);
+  }
+
+  /**
    * The session cluster's script picks its JVM as the launcher does, but only to start one:
    * stopping a cluster runs no JVM, so a wrong {@code JAVA_HOME} does not keep one running.
    */

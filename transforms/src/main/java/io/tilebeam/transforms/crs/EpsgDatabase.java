@@ -119,8 +119,11 @@ public final class EpsgDatabase {
   }
 
   /**
-   * Names the CRS memo of this jar, this SIS and this database: the facts it keeps are computed by
-   * all three.
+   * Names the CRS memo of this jar, this SIS, this database and tilebeam's own code: the facts it
+   * keeps are computed by all of them. The database's jar is tilebeam's own only where tilebeam
+   * runs from its shaded jar; where SIS's data sits in a jar of its own (a classpath of Maven's
+   * jars, tests), a memo named after that jar alone would outlive the tilebeam that wrote it, and a
+   * new build would read facts an older one computed, or wrote in another form.
    */
   private static String memoDigest(Path jar, Path copy) throws IOException {
     String identity =
@@ -130,10 +133,63 @@ public final class EpsgDatabase {
             + "\n"
             + copy.getFileName()
             + "\n"
-            + org.apache.sis.util.Version.SIS;
+            + org.apache.sis.util.Version.SIS
+            + "\n"
+            + codeIdentity(codeLocations());
     java.security.MessageDigest d = io.tilebeam.transforms.digest.Sha256.create();
     return HexFormat.of()
         .formatHex(d.digest(identity.getBytes(java.nio.charset.StandardCharsets.UTF_8)), 0, 8);
+  }
+
+  /**
+   * Where tilebeam's classes are loaded from: every jar or class directory that holds {@code
+   * io/tilebeam/}, and this class's own.
+   */
+  private static List<Path> codeLocations() throws IOException {
+    java.util.Set<Path> out = new java.util.TreeSet<>();
+    ClassLoader loader = EpsgDatabase.class.getClassLoader();
+    try {
+      Enumeration<URL> packages = loader.getResources("io/tilebeam/");
+      while (packages.hasMoreElements()) {
+        URL u = packages.nextElement();
+        if ("jar".equals(u.getProtocol())) {
+          out.add(Path.of(((JarURLConnection) u.openConnection()).getJarFileURL().toURI()));
+        } else if ("file".equals(u.getProtocol())) {
+          out.add(Path.of(u.toURI()).getParent().getParent());
+        }
+      }
+      URL own = EpsgDatabase.class.getProtectionDomain().getCodeSource().getLocation();
+      out.add(Path.of(own.toURI()));
+    } catch (java.net.URISyntaxException | IllegalArgumentException e) {
+      throw new IOException("cannot tell where tilebeam's classes are: " + e.getMessage(), e);
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * The identity of the code at {@code locations}: each jar's size and time, each class directory's
+   * files' count, total size and latest time (a rebuild changes them), in order.
+   */
+  static String codeIdentity(List<Path> locations) throws IOException {
+    StringBuilder out = new StringBuilder();
+    for (Path at : locations) {
+      out.append(at.toAbsolutePath()).append(':');
+      if (Files.isDirectory(at)) {
+        long[] files = new long[3];
+        try (java.util.stream.Stream<Path> all = Files.walk(at)) {
+          for (Path f : (Iterable<Path>) all.filter(Files::isRegularFile)::iterator) {
+            files[0]++;
+            files[1] += Files.size(f);
+            files[2] = Math.max(files[2], Files.getLastModifiedTime(f).toMillis());
+          }
+        }
+        out.append(files[0]).append(':').append(files[1]).append(':').append(files[2]);
+      } else {
+        out.append(fileIdentity(at));
+      }
+      out.append('\n');
+    }
+    return out.toString();
   }
 
   private static List<ZipEntry> databaseEntries(ZipFile jar) {

@@ -11,9 +11,11 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.util.List;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
@@ -56,6 +58,35 @@ class EpsgDatabaseTest {
     assertEquals(copy, EpsgDatabase.storedCopy(jar("b.jar", "page ")));
     assertEquals(written, Files.getLastModifiedTime(copy).toMillis());
     assertNotEquals(copy, EpsgDatabase.storedCopy(jar("c.jar", "other ")));
+  }
+
+  /**
+   * The memo's name follows tilebeam's own code, not only the jar that holds SIS's data: where that
+   * jar is not tilebeam's (a classpath of Maven's jars), a rebuilt class directory or jar of
+   * tilebeam gives another identity, so no build reads facts another one wrote.
+   */
+  @Test
+  void theCodeIdentityChangesWithEveryRebuildOfTheCode() throws Exception {
+    Path classes = Files.createDirectories(dir.resolve("classes/io/tilebeam/x"));
+    Path klass = Files.write(classes.resolve("A.class"), new byte[] {1, 2, 3});
+    Path jar = jar("code.jar", "code ");
+    List<Path> code = List.of(dir.resolve("classes"), jar);
+    String first = EpsgDatabase.codeIdentity(code);
+    assertEquals(first, EpsgDatabase.codeIdentity(code));
+    // A class rewritten with the same size, later.
+    Files.write(klass, new byte[] {1, 2, 4});
+    Files.setLastModifiedTime(
+        klass, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() + 5000));
+    String rewritten = EpsgDatabase.codeIdentity(code);
+    assertNotEquals(first, rewritten);
+    // A class added.
+    Files.write(classes.resolve("B.class"), new byte[] {5});
+    String added = EpsgDatabase.codeIdentity(code);
+    assertNotEquals(rewritten, added);
+    // The jar rebuilt.
+    Files.setLastModifiedTime(
+        jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() + 5000));
+    assertNotEquals(added, EpsgDatabase.codeIdentity(code));
   }
 
   @Test
