@@ -136,7 +136,12 @@ public final class GeoParquetFormat implements VectorFormat {
    * unnamed, or a CRS whose PROJJSON a run of this build remembered.
    */
   public static boolean crsWrittenWithoutDatabase(CrsRef crs) {
-    return crs.identity().equals(CrsResolver.CRS84) || Projjson.known(crs);
+    return unnamed(crs) || Projjson.known(crs);
+  }
+
+  /** Whether GeoParquet leaves {@code crs} unnamed: CRS84, its default. */
+  private static boolean unnamed(CrsRef crs) {
+    return crs.identity().equals(CrsResolver.CRS84);
   }
 
   /** The {@code geo} metadata. */
@@ -149,7 +154,7 @@ public final class GeoParquetFormat implements VectorFormat {
     column.put("encoding", "WKB");
     ArrayNode t = column.putArray("geometry_types");
     types.forEach(t::add);
-    if (!crs.identity().equals(CrsResolver.CRS84)) {
+    if (!unnamed(crs)) {
       column.set("crs", Projjson.of(crs));
     }
     if (rows > 0) {

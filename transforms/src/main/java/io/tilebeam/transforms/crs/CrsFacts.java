@@ -105,22 +105,20 @@ public final class CrsFacts {
               if (e == null || e.getDimension() < 2) {
                 return "none";
               }
-              // Double.toString reads back as the same double: the fact is exact.
-              return e.getMinimum(0)
-                  + " "
-                  + e.getMinimum(1)
-                  + " "
-                  + e.getMaximum(0)
-                  + " "
-                  + e.getMaximum(1);
+              return String.join(
+                  ",",
+                  CrsMemo.exact(e.getMinimum(0)),
+                  CrsMemo.exact(e.getMinimum(1)),
+                  CrsMemo.exact(e.getMaximum(0)),
+                  CrsMemo.exact(e.getMaximum(1)));
             });
     if (fact.equals("none")) {
       return null;
     }
-    String[] parts = fact.split(" ");
+    String[] parts = fact.split(",");
     double[] box = new double[4];
     for (int i = 0; i < 4; i++) {
-      box[i] = Double.parseDouble(parts[i]);
+      box[i] = CrsMemo.fromExact(parts[i]);
     }
     return box;
   }

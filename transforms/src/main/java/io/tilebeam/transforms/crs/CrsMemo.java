@@ -73,6 +73,19 @@ public final class CrsMemo {
     return value;
   }
 
+  /**
+   * A double as a fact writes it: the hex of its bits, exact, unlike a decimal that only reads back
+   * to it.
+   */
+  public static String exact(double v) {
+    return Long.toHexString(Double.doubleToRawLongBits(v));
+  }
+
+  /** The double {@link #exact} wrote. */
+  public static double fromExact(String hex) {
+    return Double.longBitsToDouble(Long.parseUnsignedLong(hex, 16));
+  }
+
   /** The fact under {@code key} when it is remembered; else null. */
   public static synchronized String known(String key) {
     return FACTS.get(key);

@@ -63,27 +63,17 @@ public final class CrsTransforms {
     if (s == null || t == null) {
       return null;
     }
-    String fact =
-        CrsMemo.get(
-            builtinKey(source, target),
-            () -> {
-              try {
-                boolean same =
-                    BuiltinCrs.sameAs(
-                        databaseOperation(source, target), BuiltinCrs.operation(s, t));
-                return same ? SAME : "differs";
-              } catch (FactoryException e) {
-                return "differs";
-              }
-            });
-    if (!fact.equals(SAME)) {
-      return null;
-    }
+    CoordinateOperation builtin;
     try {
-      return BuiltinCrs.operation(s, t);
+      builtin = BuiltinCrs.operation(s, t);
     } catch (FactoryException e) {
       return null;
     }
+    String fact =
+        CrsMemo.get(
+            builtinKey(source, target),
+            () -> BuiltinCrs.sameAs(databaseOperation(source, target), builtin) ? SAME : "differs");
+    return fact.equals(SAME) ? builtin : null;
   }
 
   /** The operation SIS finds between the two CRSs as its EPSG database defines them. */

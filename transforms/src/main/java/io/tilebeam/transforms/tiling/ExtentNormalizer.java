@@ -33,27 +33,18 @@ public final class ExtentNormalizer {
         "extent:"
             + tms.crs().definition()
             + "\u0000"
-            + exact(tms.latitudeLimit())
+            + CrsMemo.exact(tms.latitudeLimit())
             + "\u0000"
             + extent.crs().definition()
             + "\u0000"
-            + exact(extent.west())
+            + CrsMemo.exact(extent.west())
             + ","
-            + exact(extent.south())
+            + CrsMemo.exact(extent.south())
             + ","
-            + exact(extent.east())
+            + CrsMemo.exact(extent.east())
             + ","
-            + exact(extent.north());
+            + CrsMemo.exact(extent.north());
     return parseAll(CrsMemo.get(key, () -> formatAll(compute(extent, tms))));
-  }
-
-  /** A double as the hex of its bits: exact, unlike a decimal that only reads back to it. */
-  private static String exact(double v) {
-    return Long.toHexString(Double.doubleToRawLongBits(v));
-  }
-
-  private static double fromExact(String hex) {
-    return Double.longBitsToDouble(Long.parseUnsignedLong(hex, 16));
   }
 
   /** Boxes as {@code minX,minY,maxX,maxY} in exact form, separated by {@code ;}. */
@@ -61,13 +52,13 @@ public final class ExtentNormalizer {
     StringBuilder out = new StringBuilder();
     for (Bounds b : boxes) {
       out.append(out.length() == 0 ? "" : ";")
-          .append(exact(b.minX()))
+          .append(CrsMemo.exact(b.minX()))
           .append(',')
-          .append(exact(b.minY()))
+          .append(CrsMemo.exact(b.minY()))
           .append(',')
-          .append(exact(b.maxX()))
+          .append(CrsMemo.exact(b.maxX()))
           .append(',')
-          .append(exact(b.maxY()));
+          .append(CrsMemo.exact(b.maxY()));
     }
     return out.toString();
   }
@@ -76,7 +67,12 @@ public final class ExtentNormalizer {
     List<Bounds> out = new ArrayList<>();
     for (String box : text.isEmpty() ? new String[0] : text.split(";")) {
       String[] v = box.split(",");
-      out.add(new Bounds(fromExact(v[0]), fromExact(v[1]), fromExact(v[2]), fromExact(v[3])));
+      out.add(
+          new Bounds(
+              CrsMemo.fromExact(v[0]),
+              CrsMemo.fromExact(v[1]),
+              CrsMemo.fromExact(v[2]),
+              CrsMemo.fromExact(v[3])));
     }
     return List.copyOf(out);
   }
