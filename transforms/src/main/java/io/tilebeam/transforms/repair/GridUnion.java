@@ -12,7 +12,6 @@ import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.geom.LinearRing;
 import org.locationtech.jts.geom.Location;
 import org.locationtech.jts.geom.Polygon;
-import org.locationtech.jts.index.hprtree.HPRtree;
 
 /**
  * Makes a polygonal geometry valid on the integer grid in one sweep: the area where its rings wind
@@ -793,45 +792,110 @@ public final class GridUnion {
   /**
    * For each hole, the index of the smallest shell whose inside holds it, or -1. Shells are nested
    * or apart (their insides never partly overlap), so among the shells that hold a hole, the
-   * smallest is the nearest, and which of them is looked at first does not matter.
+   * smallest is the nearest.
+   *
+   * <p>Every hole the union makes has a shell around it (area lies on its outside), whose box
+   * covers the hole's: so a hole whose box only one shell's box covers is that shell's without a
+   * look at their points, and that is most holes (a land layer's lakes inside one large shell). The
+   * others try their candidates from the smallest up, the first that holds the hole being the one.
+   * Candidates are found as pairs of meeting boxes ({@link BoxPairs}), in one pass for all holes: a
+   * tree asked once a hole spent most of this step walking its nodes.
    */
   private static int[] holders(List<LinearRing> shells, double[] areas, List<LinearRing> holes) {
-    // A packed tree: most pieces of a land layer at low zooms carry thousands of lakes as holes,
-    // and each asks the shells' index once; JTS's STR tree gave each query a list to fill.
-    HPRtree index = new HPRtree();
-    for (int s = 0; s < shells.size(); s++) {
-      index.insert(shells.get(s).getEnvelopeInternal(), s);
-    }
-    // Each built in linear time: JTS's indexed locator sorts a shell's segments first.
-    RingLocator[] locators = new RingLocator[shells.size()];
+    int ns = shells.size();
     int[] holder = new int[holes.size()];
-    int[] best = new int[1];
-    for (int k = 0; k < holes.size(); k++) {
-      LinearRing hole = holes.get(k);
-      Envelope env = hole.getEnvelopeInternal();
-      // The middle of an edge of the hole is on no other ring: edges are shared by none.
-      Coordinate a = hole.getCoordinateN(0);
-      Coordinate b = hole.getCoordinateN(1);
-      Coordinate probe = new Coordinate((a.x + b.x) / 2, (a.y + b.y) / 2);
-      best[0] = -1;
-      index.query(
-          env,
-          item -> {
-            int s = (Integer) item;
-            if (!shells.get(s).getEnvelopeInternal().covers(env)
-                || (best[0] >= 0 && areas[s] >= areas[best[0]])) {
-              return;
-            }
-            if (locators[s] == null) {
-              locators[s] = RingLocator.of(shells.get(s));
-            }
-            if (locators[s].locate(probe) == Location.INTERIOR) {
-              best[0] = s;
-            }
-          });
-      holder[k] = best[0];
+    if (ns == 1) {
+      return holder; // every hole is the one shell's
+    }
+    Arrays.fill(holder, -1);
+    int n = ns + holes.size();
+    double[] minX = new double[n];
+    double[] minY = new double[n];
+    double[] maxX = new double[n];
+    double[] maxY = new double[n];
+    for (int i = 0; i < n; i++) {
+      Envelope e = (i < ns ? shells.get(i) : holes.get(i - ns)).getEnvelopeInternal();
+      minX[i] = e.getMinX();
+      minY[i] = e.getMinY();
+      maxX[i] = e.getMaxX();
+      maxY[i] = e.getMaxY();
+    }
+    int[] candidates = new int[holes.size()];
+    // Each covering pair as hole << 32 | shell, for the holes with more than one.
+    long[][] pairs = {new long[16]};
+    int[] paired = new int[1];
+    BoxPairs.visit(
+        minX,
+        minY,
+        maxX,
+        maxY,
+        n,
+        (a, b) -> {
+          // Shells come first, and a pair's lower index first: a shell and a hole are (a, b).
+          if (a >= ns
+              || b < ns
+              || minX[a] > minX[b]
+              || minY[a] > minY[b]
+              || maxX[a] < maxX[b]
+              || maxY[a] < maxY[b]) {
+            return;
+          }
+          int k = b - ns;
+          candidates[k]++;
+          holder[k] = a;
+          if (paired[0] == pairs[0].length) {
+            pairs[0] = Arrays.copyOf(pairs[0], paired[0] * 2);
+          }
+          pairs[0][paired[0]++] = (long) k << 32 | a;
+        });
+    long[] found = Arrays.copyOf(pairs[0], paired[0]);
+    Arrays.sort(found);
+    // Each built in linear time: JTS's indexed locator sorts a shell's segments first.
+    RingLocator[] locators = new RingLocator[ns];
+    for (int i = 0; i < found.length; ) {
+      int k = (int) (found[i] >>> 32);
+      int j = i;
+      while (j < found.length && (int) (found[j] >>> 32) == k) {
+        j++;
+      }
+      if (candidates[k] > 1) {
+        holder[k] = smallestHolding(holes.get(k), found, i, j, shells, areas, locators);
+      }
+      i = j;
     }
     return holder;
+  }
+
+  /**
+   * Of the shells in {@code found[from..to)} (as {@code hole << 32 | shell}), the smallest whose
+   * inside holds {@code hole}, or -1.
+   */
+  private static int smallestHolding(
+      LinearRing hole,
+      long[] found,
+      int from,
+      int to,
+      List<LinearRing> shells,
+      double[] areas,
+      RingLocator[] locators) {
+    Integer[] bySize = new Integer[to - from];
+    for (int i = from; i < to; i++) {
+      bySize[i - from] = (int) found[i];
+    }
+    Arrays.sort(bySize, java.util.Comparator.comparingDouble(s -> areas[s]));
+    // The middle of an edge of the hole is on no other ring: edges are shared by none.
+    Coordinate a = hole.getCoordinateN(0);
+    Coordinate b = hole.getCoordinateN(1);
+    Coordinate probe = new Coordinate((a.x + b.x) / 2, (a.y + b.y) / 2);
+    for (int s : bySize) {
+      if (locators[s] == null) {
+        locators[s] = RingLocator.of(shells.get(s));
+      }
+      if (locators[s].locate(probe) == Location.INTERIOR) {
+        return s;
+      }
+    }
+    return -1;
   }
 
   /**
