@@ -50,12 +50,16 @@ final class Projjson {
    * @throws IllegalArgumentException when it is neither geographic nor projected
    */
   static ObjectNode of(CrsRef crs) {
-    String json = CrsMemo.get(memoKey(crs), () -> build(crs).toString());
-    try {
-      return (ObjectNode) MAPPER.readTree(json);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("the remembered PROJJSON of " + crs + " is not JSON", e);
-    }
+    return CrsMemo.get(
+        memoKey(crs),
+        () -> build(crs).toString(),
+        json -> {
+          try {
+            return (ObjectNode) MAPPER.readTree(json);
+          } catch (JsonProcessingException | ClassCastException e) {
+            throw new IllegalArgumentException("not a PROJJSON object: " + json, e);
+          }
+        });
   }
 
   /** Whether the PROJJSON of {@code crs} is remembered: writing it opens no EPSG database. */

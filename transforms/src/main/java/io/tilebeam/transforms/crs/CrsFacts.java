@@ -97,25 +97,32 @@ public final class CrsFacts {
    * null when SIS knows none.
    */
   public static double[] domainOfValidity(CrsRef crs) {
-    String fact =
-        CrsMemo.get(
-            "domain:" + crs.definition(),
-            () -> {
-              Envelope e = CRS.getDomainOfValidity(CrsResolver.resolve(crs.definition()));
-              if (e == null || e.getDimension() < 2) {
-                return "none";
-              }
-              return String.join(
-                  ",",
-                  CrsMemo.exact(e.getMinimum(0)),
-                  CrsMemo.exact(e.getMinimum(1)),
-                  CrsMemo.exact(e.getMaximum(0)),
-                  CrsMemo.exact(e.getMaximum(1)));
-            });
+    return CrsMemo.get(
+        "domain:" + crs.definition(),
+        () -> {
+          Envelope e = CRS.getDomainOfValidity(CrsResolver.resolve(crs.definition()));
+          if (e == null || e.getDimension() < 2) {
+            return "none";
+          }
+          return String.join(
+              ",",
+              CrsMemo.exact(e.getMinimum(0)),
+              CrsMemo.exact(e.getMinimum(1)),
+              CrsMemo.exact(e.getMaximum(0)),
+              CrsMemo.exact(e.getMaximum(1)));
+        },
+        CrsFacts::box);
+  }
+
+  /** A domain as its fact writes it: "none" or four exact doubles. */
+  private static double[] box(String fact) {
     if (fact.equals("none")) {
       return null;
     }
-    String[] parts = fact.split(",");
+    String[] parts = fact.split(",", -1);
+    if (parts.length != 4) {
+      throw new IllegalArgumentException("not a domain: " + fact);
+    }
     double[] box = new double[4];
     for (int i = 0; i < 4; i++) {
       box[i] = CrsMemo.fromExact(parts[i]);
@@ -131,6 +138,6 @@ public final class CrsFacts {
   }
 
   private static boolean flag(String key, java.util.function.BooleanSupplier compute) {
-    return Boolean.parseBoolean(CrsMemo.get(key, () -> Boolean.toString(compute.getAsBoolean())));
+    return CrsMemo.get(key, () -> Boolean.toString(compute.getAsBoolean()), CrsMemo::flag);
   }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,6 +85,38 @@ public final class CrsMemo {
   /** The double {@link #exact} wrote. */
   public static double fromExact(String hex) {
     return Double.longBitsToDouble(Long.parseUnsignedLong(hex, 16));
+  }
+
+  /**
+   * The fact under {@code key} as {@code read} makes it of its text: remembered, or computed by
+   * {@code compute} and remembered. A remembered text that {@code read} refuses (a memo edited or
+   * damaged by hand) is logged, computed again and replaced, never trusted or left to fail the run.
+   */
+  public static <T> T get(String key, Supplier<String> compute, Function<String, T> read) {
+    String known = known(key);
+    if (known != null) {
+      try {
+        return read.apply(known);
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "The remembered fact {} does not read ({}): computed again",
+            key.replace('\u0000', ' '),
+            e.toString());
+        synchronized (CrsMemo.class) {
+          FACTS.remove(key, known);
+        }
+      }
+    }
+    return read.apply(get(key, compute));
+  }
+
+  /** A flag as {@link #get(String, Supplier, Function)} reads it: only "true" or "false". */
+  public static boolean flag(String text) {
+    return switch (text) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException("not a flag: " + text);
+    };
   }
 
   /** The fact under {@code key} when it is remembered; else null. */

@@ -22,16 +22,20 @@ public record CrsRef(String identity, String definition) implements Serializable
           String.valueOf(spelling), new IllegalArgumentException("empty"));
     }
     // Remembered (CrsMemo) only once the definition resolves, so a remembered spelling is valid.
-    String fact =
-        CrsMemo.get(
-            "reference:" + spelling.trim(),
-            () -> {
-              CrsRef ref = CrsIdentities.reference(spelling);
-              CrsResolver.resolve(ref.definition());
-              return ref.identity() + "\n" + ref.definition();
-            });
-    int cut = fact.indexOf('\n');
-    return new CrsRef(fact.substring(0, cut), fact.substring(cut + 1));
+    return CrsMemo.get(
+        "reference:" + spelling.trim(),
+        () -> {
+          CrsRef ref = CrsIdentities.reference(spelling);
+          CrsResolver.resolve(ref.definition());
+          return ref.identity() + "\n" + ref.definition();
+        },
+        fact -> {
+          int cut = fact.indexOf('\n');
+          if (cut <= 0 || cut == fact.length() - 1) {
+            throw new IllegalArgumentException("not a reference: " + fact);
+          }
+          return new CrsRef(fact.substring(0, cut), fact.substring(cut + 1));
+        });
   }
 
   @Override

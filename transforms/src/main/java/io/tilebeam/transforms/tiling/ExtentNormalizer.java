@@ -44,7 +44,7 @@ public final class ExtentNormalizer {
             + CrsMemo.exact(extent.east())
             + ","
             + CrsMemo.exact(extent.north());
-    return parseAll(CrsMemo.get(key, () -> formatAll(compute(extent, tms))));
+    return CrsMemo.get(key, () -> formatAll(compute(extent, tms)), ExtentNormalizer::parseAll);
   }
 
   /** Boxes as {@code minX,minY,maxX,maxY} in exact form, separated by {@code ;}. */
@@ -66,7 +66,10 @@ public final class ExtentNormalizer {
   private static List<Bounds> parseAll(String text) {
     List<Bounds> out = new ArrayList<>();
     for (String box : text.isEmpty() ? new String[0] : text.split(";")) {
-      String[] v = box.split(",");
+      String[] v = box.split(",", -1);
+      if (v.length != 4) {
+        throw new IllegalArgumentException("not a box: " + box);
+      }
       out.add(
           new Bounds(
               CrsMemo.fromExact(v[0]),

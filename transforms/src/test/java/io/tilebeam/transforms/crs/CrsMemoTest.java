@@ -1,5 +1,6 @@
 package io.tilebeam.transforms.crs;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -115,5 +116,68 @@ class CrsMemoTest {
     assertEquals(angular, CrsFacts.angular(CrsRef.of("EPSG:4326")));
     assertFalse(CrsFacts.angular(ref));
     assertTrue(CrsFacts.northFirstAsDefined(CrsRef.of("EPSG:4326")));
+  }
+
+  /**
+   * A memo damaged or edited by hand (a fact in an older form, a flag that is not one, a domain cut
+   * short, an extent with a box missing) is not trusted and does not fail the run: each such fact
+   * is computed again, equal to what a clean memo gives, and the file holds it afterwards.
+   */
+  @Test
+  void aRememberedFactThatDoesNotReadIsComputedAgain() throws Exception {
+    TileMatrixSet tms = TileMatrixSet.webMercatorQuad();
+    Extent extent = new Extent(170.25, -89, -170.125, 12.5, CrsRef.of("OGC:CRS84"));
+    CrsRef utm = CrsRef.of("EPSG:32632");
+    CrsMemo.reset();
+    List<Bounds> boxes = ExtentNormalizer.normalize(extent, tms);
+    double[] domain = CrsFacts.domainOfValidity(utm);
+    CrsRef ref = CrsRef.of("urn:ogc:def:crs:EPSG::3857");
+
+    CrsMemo.reset();
+    CrsMemo.persistIn(dir, "build-a");
+    ExtentNormalizer.normalize(extent, tms);
+    CrsFacts.domainOfValidity(utm);
+    CrsFacts.angular(CrsRef.of("EPSG:4326"));
+    CrsRef.of("urn:ogc:def:crs:EPSG::3857");
+    Path file = dir.resolve("tilebeam-crs-memo-build-a.properties");
+    Properties damaged = new Properties();
+    try (InputStream in = Files.newInputStream(file)) {
+      damaged.load(in);
+    }
+    for (String key : damaged.stringPropertyNames()) {
+      String v = damaged.getProperty(key);
+      if (key.startsWith("extent:")) {
+        damaged.setProperty(key, v.substring(0, v.lastIndexOf(',')));
+      } else if (key.startsWith("domain:")) {
+        damaged.setProperty(key, "5.0 0.0 12.0 84.0"); // the older, decimal form
+      } else if (key.startsWith("angular:")) {
+        damaged.setProperty(key, "yes");
+      } else if (key.startsWith("reference:")) {
+        damaged.setProperty(key, "EPSG:3857");
+      }
+    }
+    try (var out = Files.newOutputStream(file)) {
+      damaged.store(out, null);
+    }
+
+    CrsMemo.reset();
+    CrsMemo.persistIn(dir, "build-a");
+    assertEquals(boxes, ExtentNormalizer.normalize(extent, tms));
+    assertArrayEquals(domain, CrsFacts.domainOfValidity(utm));
+    assertTrue(CrsFacts.angular(CrsRef.of("EPSG:4326")));
+    assertEquals(ref, CrsRef.of("urn:ogc:def:crs:EPSG::3857"));
+    // Replaced in the file: a new process reads them without computing.
+    CrsMemo.reset();
+    CrsMemo.persistIn(dir, "build-a");
+    Properties mended = new Properties();
+    try (InputStream in = Files.newInputStream(file)) {
+      mended.load(in);
+    }
+    for (String key : mended.stringPropertyNames()) {
+      String v = mended.getProperty(key);
+      assertEquals(v, CrsMemo.known(key));
+      assertFalse(v.equals("yes") || v.equals("EPSG:3857") || v.contains(" "), key + "=" + v);
+    }
+    assertThrows(IllegalArgumentException.class, () -> CrsMemo.flag("TRUE"));
   }
 }
