@@ -138,6 +138,27 @@ public final class GcsStandIn implements AutoCloseable {
     return "http://" + server.getAddress().getHostString() + ":" + server.getAddress().getPort();
   }
 
+  /** The settings of a client of this server, with the default retry policy. */
+  public io.tilebeam.io.storage.GcsSettings settings() {
+    return new io.tilebeam.io.storage.GcsSettings(
+        endpoint(), "test", io.tilebeam.io.retry.RetryPolicy.DEFAULT);
+  }
+
+  /**
+   * Creates {@code bucket} if needed and uploads {@code data} as {@code object} through the real
+   * client, as a user's upload would.
+   */
+  public void upload(String bucket, String object, byte[] data) {
+    createBucket(bucket);
+    com.google.cloud.storage.Storage storage = settings().open();
+    storage.create(
+        com.google.cloud.storage.BlobInfo.newBuilder(
+                com.google.cloud.storage.BlobId.of(bucket, object))
+            .build(),
+        data);
+    io.tilebeam.io.storage.GcsSettings.closeQuietly(storage);
+  }
+
   /** Creates an empty bucket. */
   public synchronized void createBucket(String name) {
     buckets.putIfAbsent(name, new TreeMap<>());

@@ -303,19 +303,10 @@ class GeoJsonSourceTest {
     Path f = dir.resolve("two.geojson");
     Files.writeString(f, json);
     try (io.tilebeam.io.sink.GcsStandIn server = io.tilebeam.io.sink.GcsStandIn.start()) {
-      server.createBucket("data");
-      io.tilebeam.io.storage.GcsSettings settings =
-          new io.tilebeam.io.storage.GcsSettings(
-              server.endpoint(), "test", io.tilebeam.io.retry.RetryPolicy.DEFAULT);
-      com.google.cloud.storage.Storage storage = settings.open();
-      storage.create(
-          com.google.cloud.storage.BlobInfo.newBuilder(
-                  com.google.cloud.storage.BlobId.of("data", "two.geojson"))
-              .build(),
-          Files.readAllBytes(f));
-      io.tilebeam.io.storage.GcsSettings.closeQuietly(storage);
+      server.upload("data", "two.geojson", Files.readAllBytes(f));
       SourceFile object =
-          SourceFile.resolve("gs://data/two.geojson", io.tilebeam.io.storage.Stores.of(settings));
+          SourceFile.resolve(
+              "gs://data/two.geojson", io.tilebeam.io.storage.Stores.of(server.settings()));
       int before = server.requests().size();
       List<GeoJsonSeqSource.Range> remote = new ArrayList<>();
       assertTrue(new GeoJsonSource(object).parts(1, remote::add));

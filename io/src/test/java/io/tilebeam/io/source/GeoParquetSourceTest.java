@@ -93,17 +93,8 @@ class GeoParquetSourceTest {
   void aGcsObjectIsReadByRangesPinnedToItsGeneration() throws Exception {
     Path file = write(SAMPLE, "islands.parquet", 5);
     try (io.tilebeam.io.sink.GcsStandIn server = io.tilebeam.io.sink.GcsStandIn.start()) {
-      server.createBucket("data");
-      io.tilebeam.io.storage.GcsSettings settings =
-          new io.tilebeam.io.storage.GcsSettings(
-              server.endpoint(), "test", io.tilebeam.io.retry.RetryPolicy.DEFAULT);
-      com.google.cloud.storage.Storage storage = settings.open();
-      storage.create(
-          com.google.cloud.storage.BlobInfo.newBuilder(
-                  com.google.cloud.storage.BlobId.of("data", "islands.parquet"))
-              .build(),
-          Files.readAllBytes(file));
-      io.tilebeam.io.storage.GcsSettings.closeQuietly(storage);
+      server.upload("data", "islands.parquet", Files.readAllBytes(file));
+      io.tilebeam.io.storage.GcsSettings settings = server.settings();
       SourceOptions options = new SourceOptions("id", null, null, null, null, null, null);
       SplitSource remote =
           (SplitSource)
