@@ -104,30 +104,15 @@ public final class CrsFacts {
           if (e == null || e.getDimension() < 2) {
             return "none";
           }
-          return String.join(
-              ",",
-              CrsMemo.exact(e.getMinimum(0)),
-              CrsMemo.exact(e.getMinimum(1)),
-              CrsMemo.exact(e.getMaximum(0)),
-              CrsMemo.exact(e.getMaximum(1)));
+          return CrsMemo.exactBox(
+              e.getMinimum(0), e.getMinimum(1), e.getMaximum(0), e.getMaximum(1));
         },
         CrsFacts::box);
   }
 
-  /** A domain as its fact writes it: "none" or four exact doubles. */
+  /** A domain as its fact writes it: "none" or a box ({@link CrsMemo#exactBox}). */
   private static double[] box(String fact) {
-    if (fact.equals("none")) {
-      return null;
-    }
-    String[] parts = fact.split(",", -1);
-    if (parts.length != 4) {
-      throw new IllegalArgumentException("not a domain: " + fact);
-    }
-    double[] box = new double[4];
-    for (int i = 0; i < 4; i++) {
-      box[i] = CrsMemo.fromExact(parts[i]);
-    }
-    return box;
+    return fact.equals("none") ? null : CrsMemo.fromExactBox(fact);
   }
 
   /** Whether going from {@code from} to {@code to} leaves coordinates as they are. */

@@ -83,8 +83,30 @@ public final class CrsMemo {
   }
 
   /** The double {@link #exact} wrote. */
-  public static double fromExact(String hex) {
+  private static double fromExact(String hex) {
     return Double.longBitsToDouble(Long.parseUnsignedLong(hex, 16));
+  }
+
+  /** A box {minX, minY, maxX, maxY} as a fact writes it: four {@link #exact} forms, by commas. */
+  public static String exactBox(double minX, double minY, double maxX, double maxY) {
+    return exact(minX) + "," + exact(minY) + "," + exact(maxX) + "," + exact(maxY);
+  }
+
+  /**
+   * The box {minX, minY, maxX, maxY} that {@link #exactBox} wrote.
+   *
+   * @throws IllegalArgumentException when {@code text} is not four exact forms
+   */
+  public static double[] fromExactBox(String text) {
+    String[] parts = text.split(",", -1);
+    if (parts.length != 4) {
+      throw new IllegalArgumentException("not a box: " + text);
+    }
+    double[] box = new double[4];
+    for (int i = 0; i < 4; i++) {
+      box[i] = fromExact(parts[i]);
+    }
+    return box;
   }
 
   /**

@@ -37,13 +37,7 @@ public final class ExtentNormalizer {
             + "\u0000"
             + extent.crs().definition()
             + "\u0000"
-            + CrsMemo.exact(extent.west())
-            + ","
-            + CrsMemo.exact(extent.south())
-            + ","
-            + CrsMemo.exact(extent.east())
-            + ","
-            + CrsMemo.exact(extent.north());
+            + CrsMemo.exactBox(extent.west(), extent.south(), extent.east(), extent.north());
     return CrsMemo.get(key, () -> formatAll(compute(extent, tms)), ExtentNormalizer::parseAll);
   }
 
@@ -52,13 +46,7 @@ public final class ExtentNormalizer {
     StringBuilder out = new StringBuilder();
     for (Bounds b : boxes) {
       out.append(out.length() == 0 ? "" : ";")
-          .append(CrsMemo.exact(b.minX()))
-          .append(',')
-          .append(CrsMemo.exact(b.minY()))
-          .append(',')
-          .append(CrsMemo.exact(b.maxX()))
-          .append(',')
-          .append(CrsMemo.exact(b.maxY()));
+          .append(CrsMemo.exactBox(b.minX(), b.minY(), b.maxX(), b.maxY()));
     }
     return out.toString();
   }
@@ -66,16 +54,8 @@ public final class ExtentNormalizer {
   private static List<Bounds> parseAll(String text) {
     List<Bounds> out = new ArrayList<>();
     for (String box : text.isEmpty() ? new String[0] : text.split(";")) {
-      String[] v = box.split(",", -1);
-      if (v.length != 4) {
-        throw new IllegalArgumentException("not a box: " + box);
-      }
-      out.add(
-          new Bounds(
-              CrsMemo.fromExact(v[0]),
-              CrsMemo.fromExact(v[1]),
-              CrsMemo.fromExact(v[2]),
-              CrsMemo.fromExact(v[3])));
+      double[] v = CrsMemo.fromExactBox(box);
+      out.add(new Bounds(v[0], v[1], v[2], v[3]));
     }
     return List.copyOf(out);
   }
