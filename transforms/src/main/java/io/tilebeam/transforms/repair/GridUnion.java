@@ -3,6 +3,7 @@ package io.tilebeam.transforms.repair;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.LongStream;
 import org.locationtech.jts.algorithm.Area;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.CoordinateSequence;
@@ -820,10 +821,8 @@ public final class GridUnion {
       maxX[i] = e.getMaxX();
       maxY[i] = e.getMaxY();
     }
-    int[] candidates = new int[holes.size()];
-    // Each covering pair as hole << 32 | shell, for the holes with more than one.
-    long[][] pairs = {new long[16]};
-    int[] paired = new int[1];
+    // Each shell whose box covers a hole's, as hole << 32 | shell.
+    LongStream.Builder covering = LongStream.builder();
     BoxPairs.visit(
         minX,
         minY,
@@ -832,35 +831,28 @@ public final class GridUnion {
         n,
         (a, b) -> {
           // Shells come first, and a pair's lower index first: a shell and a hole are (a, b).
-          if (a >= ns
-              || b < ns
-              || minX[a] > minX[b]
-              || minY[a] > minY[b]
-              || maxX[a] < maxX[b]
-              || maxY[a] < maxY[b]) {
-            return;
+          if (a < ns
+              && b >= ns
+              && minX[a] <= minX[b]
+              && minY[a] <= minY[b]
+              && maxX[a] >= maxX[b]
+              && maxY[a] >= maxY[b]) {
+            covering.add((long) (b - ns) << 32 | a);
           }
-          int k = b - ns;
-          candidates[k]++;
-          holder[k] = a;
-          if (paired[0] == pairs[0].length) {
-            pairs[0] = Arrays.copyOf(pairs[0], paired[0] * 2);
-          }
-          pairs[0][paired[0]++] = (long) k << 32 | a;
         });
-    long[] found = Arrays.copyOf(pairs[0], paired[0]);
-    Arrays.sort(found);
+    long[] found = covering.build().sorted().toArray();
     // Each built in linear time: JTS's indexed locator sorts a shell's segments first.
     RingLocator[] locators = new RingLocator[ns];
     for (int i = 0; i < found.length; ) {
       int k = (int) (found[i] >>> 32);
-      int j = i;
+      int j = i + 1;
       while (j < found.length && (int) (found[j] >>> 32) == k) {
         j++;
       }
-      if (candidates[k] > 1) {
-        holder[k] = smallestHolding(holes.get(k), found, i, j, shells, areas, locators);
-      }
+      holder[k] =
+          j - i == 1
+              ? (int) found[i]
+              : smallestHolding(holes.get(k), found, i, j, shells, areas, locators);
       i = j;
     }
     return holder;
