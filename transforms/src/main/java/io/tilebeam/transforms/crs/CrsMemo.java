@@ -5,7 +5,11 @@ import java.io.InputStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Function;
@@ -23,9 +27,10 @@ import org.slf4j.LoggerFactory;
  * <p>Facts are kept in memory always, and in a file beside the jar when {@link #persistIn} named
  * one (the CLI does, from {@link EpsgDatabase#useStoredCopy}). The file's name holds a digest of
  * the jar, SIS's version and the EPSG database, so a new build or a new database starts an empty
- * memo. A file that cannot be read is ignored and one that cannot be written is not written: the
- * memo only ever saves time, a lost fact is computed again. Values are written by their callers in
- * exact forms (doubles as their bits), so a remembered fact equals the computed one.
+ * memo (the memos of the few builds before it stay, the older are removed). A file that cannot be
+ * read is ignored and one that cannot be written is not written: the memo only ever saves time, a
+ * lost fact is computed again. Values are written by their callers in exact forms (doubles as their
+ * bits), so a remembered fact equals the computed one.
  *
  * <p>The command line also keeps here another fact of the same kind (a function of the jar and of
  * its key alone): that a list of Beam options was found valid.
@@ -35,14 +40,22 @@ public final class CrsMemo {
   private static final Logger LOG = LoggerFactory.getLogger(CrsMemo.class);
   private static final String PREFIX = "tilebeam-crs-memo-";
   private static final Map<String, String> FACTS = new HashMap<>();
+
+  /**
+   * Memos of other builds kept beside a new one, the most recently written first: two builds run in
+   * turn from one classpath (two checkouts sharing Maven's copy of SIS's data) each keep theirs,
+   * where removing every other memo made each recompute its facts after the other had run.
+   */
+  static final int OTHERS_KEPT = 3;
+
   private static Path file;
 
   private CrsMemo() {}
 
   /**
    * Persists facts in {@code dir}, in a file named after {@code digest}, and loads the facts it
-   * holds; when there is none yet, memo files of other digests there are removed (they belong to
-   * other builds).
+   * holds; when there is none yet, memo files of other digests there (other builds') are removed
+   * but the {@link #OTHERS_KEPT} most recently written.
    */
   public static synchronized void persistIn(Path dir, String digest) {
     file = dir.resolve(PREFIX + digest + ".properties");
@@ -184,11 +197,22 @@ public final class CrsMemo {
   }
 
   private static void removeOthers(Path dir, Path keep) {
+    List<Path> others = new ArrayList<>();
+    Map<Path, FileTime> written = new HashMap<>();
     try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, PREFIX + "*.properties")) {
       for (Path p : old) {
         if (!p.equals(keep)) {
-          Files.deleteIfExists(p);
+          others.add(p);
+          written.put(p, Files.getLastModifiedTime(p));
         }
+      }
+      // The newest first; among equal times by name, so every process removes the same ones.
+      others.sort(
+          Comparator.comparing((Path p) -> written.get(p))
+              .reversed()
+              .thenComparing(Comparator.naturalOrder()));
+      for (Path p : others.subList(Math.min(OTHERS_KEPT, others.size()), others.size())) {
+        Files.deleteIfExists(p);
       }
     } catch (IOException | RuntimeException e) {
       LOG.debug("Old CRS memos stay in {}: {}", dir, e.toString());

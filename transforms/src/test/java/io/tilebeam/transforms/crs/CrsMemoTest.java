@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,14 +51,34 @@ class CrsMemoTest {
   }
 
   @Test
-  void anotherBuildStartsEmptyAndRemovesTheOldMemo() throws Exception {
+  void anotherBuildStartsEmptyAndKeepsOnlyTheNewestOtherMemos() throws Exception {
+    // Builds a to e, each a second older than the next, each with its own fact.
+    for (int i = 0; i < 5; i++) {
+      String build = "build-" + (char) ('a' + i);
+      CrsMemo.reset();
+      CrsMemo.persistIn(dir, build);
+      CrsMemo.get("k", () -> build);
+      Files.setLastModifiedTime(memo(build), FileTime.fromMillis(1_000_000_000_000L + i * 1000L));
+    }
     CrsMemo.reset();
-    CrsMemo.persistIn(dir, "build-a");
-    CrsMemo.get("k", () -> "old");
-    CrsMemo.reset();
-    CrsMemo.persistIn(dir, "build-b");
+    CrsMemo.persistIn(dir, "build-f");
     assertEquals("new", CrsMemo.get("k", () -> "new"));
-    assertFalse(Files.exists(dir.resolve("tilebeam-crs-memo-build-a.properties")));
+    // The three newest others stay, the older two go.
+    for (String gone : List.of("build-a", "build-b")) {
+      assertFalse(Files.exists(memo(gone)), gone);
+    }
+    for (String kept : List.of("build-c", "build-d", "build-e")) {
+      assertTrue(Files.exists(memo(kept)), kept);
+    }
+    // Going back to an older build that is kept: its facts are read, not computed again.
+    CrsMemo.reset();
+    CrsMemo.persistIn(dir, "build-d");
+    assertEquals("build-d", CrsMemo.get("k", CrsMemoTest::never));
+    assertTrue(Files.exists(memo("build-f")));
+  }
+
+  private Path memo(String build) {
+    return dir.resolve("tilebeam-crs-memo-" + build + ".properties");
   }
 
   @Test
