@@ -51,6 +51,13 @@ class BeamOptionsTest {
     assertTrue(
         java.nio.file.Files.readString(conf).contains("taskmanager.memory.managed.size: 384m"),
         java.nio.file.Files.readString(conf));
+    assertTrue(
+        java.nio.file.Files.readString(conf).contains("taskmanager.memory.segment-size: 128kb"),
+        java.nio.file.Files.readString(conf));
+    // Beyond 8 slots Flink's own pages: its 64 MB of network buffers are enough buffers for them.
+    assertEquals(
+        java.util.Map.of("taskmanager.memory.managed.size", "1152m"),
+        EmbeddedFlinkMemory.settings(9));
 
     FlinkPipelineOptions given =
         Tilebeam.beamOptions(List.of("--flinkConfDir=/etc/flink")).as(FlinkPipelineOptions.class);
