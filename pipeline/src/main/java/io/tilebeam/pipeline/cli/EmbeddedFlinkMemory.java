@@ -6,13 +6,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 
 /**
- * The sort memory of the embedded Flink ({@code --flinkMaster=[local]}) and the size of its memory
- * pages, set by tilebeam unless the user gives Flink a configuration of their own ({@code
- * --flinkConfDir} or {@code FLINK_CONF_DIR}).
+ * The sort memory of the embedded Flink ({@code --flinkMaster=[local]}), the size of its memory
+ * pages and, on many slots, its network memory, set by tilebeam unless the user gives Flink a
+ * configuration of their own ({@code --flinkConfDir} or {@code FLINK_CONF_DIR}).
  *
  * <p>Why: without one, Beam sizes the embedded TaskManager's managed memory at 40 % of the heap
  * free when the job starts, off the heap and on top of {@code -Xmx}: 760 MB under {@code -Xmx2g},
@@ -48,11 +49,24 @@ final class EmbeddedFlinkMemory {
   /**
    * Slots up to which the pages are {@link #LARGE_PAGE}. The network memory stays Flink's 64 MB,
    * taken whole at start, so larger pages are fewer buffers, and a job needs more of them the more
-   * slots run at once: the sample job and the countries job started with up to 12 slots on 512
-   * buffers of 128 KiB (16 slots did not, nor 3 on 256 buffers of 256 KiB); Flink's own 2,048 of 32
-   * KiB start 32 slots. More memory would add to the peak RSS the whole of it.
+   * slots run at once: the sample job and a one-tile job of the countries' graph started with up to
+   * 12 slots on 512 buffers of 128 KiB (16 slots did not, nor 3 on 256 buffers of 256 KiB); Flink's
+   * own 2,048 of 32 KiB start 32 slots. More memory would add to the peak RSS the whole of it.
    */
   static final int LARGE_PAGES_UP_TO = 8;
+
+  /**
+   * Network memory a job of n slots takes, n² times this: Flink's 64 MB of its own 32 KiB buffers
+   * did not start the countries' graph on 48 slots (one slot per core on a machine of 48 cores), as
+   * all of its steps run at once and each exchange between n tasks and n more needs buffers of
+   * both; four buffers of 32 KiB for each pair of slots started 48 and 64 slots.
+   */
+  static final long NETWORK_BYTES_PER_SLOT_PAIR = 4 * (32L << 10);
+
+  /** Flink's own network memory, and the most tilebeam gives it (Flink's own ceiling). */
+  static final long MIN_NETWORK_BYTES = 64L << 20;
+
+  static final long MAX_NETWORK_BYTES = 1L << 30;
 
   private EmbeddedFlinkMemory() {}
 
@@ -76,12 +90,19 @@ final class EmbeddedFlinkMemory {
 
   /** The settings for {@code slots} task slots, as Flink's configuration file has them. */
   static Map<String, String> settings(int slots) {
-    String managed = (slots * BYTES_PER_SLOT >> 20) + "m";
-    if (slots > LARGE_PAGES_UP_TO) {
-      return Map.of("taskmanager.memory.managed.size", managed);
+    // Sorted: the same file on every run.
+    Map<String, String> settings = new TreeMap<>();
+    settings.put("taskmanager.memory.managed.size", (slots * BYTES_PER_SLOT >> 20) + "m");
+    if (slots <= LARGE_PAGES_UP_TO) {
+      settings.put("taskmanager.memory.segment-size", LARGE_PAGE);
     }
-    return Map.of(
-        "taskmanager.memory.managed.size", managed, "taskmanager.memory.segment-size", LARGE_PAGE);
+    long network = (long) slots * slots * NETWORK_BYTES_PER_SLOT_PAIR;
+    if (slots > LARGE_PAGES_UP_TO && network > MIN_NETWORK_BYTES) {
+      String size = (Math.min(MAX_NETWORK_BYTES, network) >> 20) + "m";
+      settings.put("taskmanager.memory.network.min", size);
+      settings.put("taskmanager.memory.network.max", size);
+    }
+    return settings;
   }
 
   private static Path write(Map<String, String> settings) {

@@ -54,10 +54,21 @@ class BeamOptionsTest {
     assertTrue(
         java.nio.file.Files.readString(conf).contains("taskmanager.memory.segment-size: 128kb"),
         java.nio.file.Files.readString(conf));
-    // Beyond 8 slots Flink's own pages: its 64 MB of network buffers are enough buffers for them.
+    // Beyond 8 slots Flink's own pages: its 64 MB of network buffers are enough buffers for them,
+    // up to 22 slots; then n² times 128 KiB, up to 1 GB.
     assertEquals(
         java.util.Map.of("taskmanager.memory.managed.size", "1152m"),
         EmbeddedFlinkMemory.settings(9));
+    assertEquals(
+        java.util.Map.of("taskmanager.memory.managed.size", "2816m"),
+        EmbeddedFlinkMemory.settings(22));
+    assertEquals(
+        java.util.Map.of(
+            "taskmanager.memory.managed.size", "6144m",
+            "taskmanager.memory.network.min", "288m",
+            "taskmanager.memory.network.max", "288m"),
+        EmbeddedFlinkMemory.settings(48));
+    assertEquals("1024m", EmbeddedFlinkMemory.settings(200).get("taskmanager.memory.network.max"));
 
     FlinkPipelineOptions given =
         Tilebeam.beamOptions(List.of("--flinkConfDir=/etc/flink")).as(FlinkPipelineOptions.class);
