@@ -63,9 +63,10 @@ final class EmbeddedFlinkMemory {
    */
   static final long NETWORK_BYTES_PER_SLOT_PAIR = 4 * (32L << 10);
 
-  /** Flink's own network memory, and the most tilebeam gives it (Flink's own ceiling). */
+  /** Flink's own network memory, the least tilebeam gives it. */
   static final long MIN_NETWORK_BYTES = 64L << 20;
 
+  /** The most network memory tilebeam gives Flink (Flink's own ceiling). */
   static final long MAX_NETWORK_BYTES = 1L << 30;
 
   private EmbeddedFlinkMemory() {}
@@ -95,9 +96,11 @@ final class EmbeddedFlinkMemory {
     settings.put("taskmanager.memory.managed.size", (slots * BYTES_PER_SLOT >> 20) + "m");
     if (slots <= LARGE_PAGES_UP_TO) {
       settings.put("taskmanager.memory.segment-size", LARGE_PAGE);
+      return settings;
     }
+    // Flink's own pages; its network memory grows only where its own would be too little.
     long network = (long) slots * slots * NETWORK_BYTES_PER_SLOT_PAIR;
-    if (slots > LARGE_PAGES_UP_TO && network > MIN_NETWORK_BYTES) {
+    if (network > MIN_NETWORK_BYTES) {
       String size = (Math.min(MAX_NETWORK_BYTES, network) >> 20) + "m";
       settings.put("taskmanager.memory.network.min", size);
       settings.put("taskmanager.memory.network.max", size);
