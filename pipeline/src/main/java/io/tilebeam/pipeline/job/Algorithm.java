@@ -35,9 +35,11 @@ public final class Algorithm {
    * check first, so the few of them that rounding left valid are snap-rounded too. 12: for Mapbox
    * Vector Tiles, polygon sources are not made valid before they are cut: each tile gets the slices
    * of the rings as they wind, and its piece is the area where they wind at least once (shells
-   * anticlockwise, holes clockwise), found by the grid union.
+   * anticlockwise, holes clockwise), found by the grid union. 13: a ring is smaller than {@code
+   * minSizePixels} when the area it winds is below that size squared (Planetiler's measure), not
+   * only when it is smaller both across and down: slivers thinner than that are dropped too.
    */
-  public static final int VERSION = 12;
+  public static final int VERSION = 13;
 
   private Algorithm() {}
 }

@@ -15,8 +15,8 @@ import io.tilebeam.transforms.digest.CanonicalJson;
  * @param bufferPixels the buffer around each tile, in pixels of a 256-pixel tile
  * @param simplifyPixels the simplification tolerance, in pixels (0 keeps every vertex)
  * @param precision decimal places of output coordinates
- * @param minSizePixels the size, in pixels, below which a polygon's ring is dropped when it is
- *     smaller both across and down (0 keeps every ring)
+ * @param minSizePixels the size, in pixels, of the square below whose area a polygon's ring is
+ *     dropped (0 keeps every ring)
  */
 public record VectorParams(
     Double bufferPixels, Double simplifyPixels, Integer precision, Double minSizePixels)

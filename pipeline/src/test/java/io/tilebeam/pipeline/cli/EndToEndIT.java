@@ -59,7 +59,7 @@ class EndToEndIT {
           "pacific/3/0/3.geojson",
               "sha256:c291e611e63c5498a2f039b3e646a1dc3085288a5bce083e4c9f6c4561a33352",
           "vector/0/0/0.mvt",
-              "sha256:14c3026baf175495cbb7afe8280b3198aa33d470b41a9f71776937f381535b3f");
+              "sha256:bf6ff98b946e648e97126cf83607bb355fff826728c556f9c695d5c0eb9f4fd6");
 
   @TempDir Path dir;
 

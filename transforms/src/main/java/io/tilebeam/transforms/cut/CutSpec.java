@@ -10,11 +10,12 @@ import java.io.Serializable;
  * zoom being cut. {@code gridDigits}, when not -1, rounds the pieces onto the output grid of that
  * many decimals at the cutter ({@link GridPiece}): only right where the target CRS is the matrix
  * set's, so that the renderer's own rounding would make the same coordinates. {@code
- * minSizePixels}, when positive, drops after simplification a ring smaller than that many pixels in
- * both directions (a speck): for an output that cannot draw it (a vector tile's grid unit), where
- * keeping every island as a triangle made a low zoom of real coastlines thousands of overlapping
- * triangles to repair. A feature left with nothing at a zoom that way is counted ({@link
- * FeatureCutter.Cut}).
+ * minSizePixels}, when positive, drops after simplification a ring whose area is smaller than a
+ * square that many pixels on a side (a speck; the area it winds, Planetiler's measure, so a sliver
+ * longer but thinner than that goes too): for an output that cannot draw it (a vector tile's grid
+ * unit), where keeping every island as a triangle made a low zoom of real coastlines thousands of
+ * overlapping triangles to repair. A feature left with nothing at a zoom that way is counted
+ * ({@link FeatureCutter.Cut}).
  *
  * <p>{@code woundPieces} (for a layer rounded onto a tile's grid, whose renderer unites every
  * folded piece by winding anyway, {@link io.tilebeam.transforms.repair.GridUnion}) skips making the

@@ -40,8 +40,8 @@ public final class TileCutter {
   }
 
   /**
-   * A cutter that also drops the rings (after simplification) smaller than {@code minSizePixels}
-   * both across and down ({@link CutSpec#minSizePixels()}); 0 keeps every ring.
+   * A cutter that also drops the rings (after simplification) whose area is smaller than a square
+   * {@code minSizePixels} on a side ({@link CutSpec#minSizePixels()}); 0 keeps every ring.
    */
   public TileCutter(TileMatrixSet tms, double bufferPixels, double minSizePixels) {
     this.tms = tms;
@@ -261,10 +261,13 @@ public final class TileCutter {
     }
   }
 
-  /** Whether a ring is smaller than {@code size} both across and down. */
+  /**
+   * Whether a ring covers less than a square {@code size} on a side: the area it winds (its signed
+   * area's size, the measure Planetiler drops rings by) is below {@code size}². A ring smaller than
+   * {@code size} both across and down always is; so is a sliver longer than that but thinner.
+   */
   private static boolean isSpeck(PointBuffer ring, double size) {
-    double[] b = bounds(ring);
-    return b[2] - b[0] < size && b[3] - b[1] < size;
+    return Math.abs(ring.doubleArea()) < 2 * size * size;
   }
 
   private static long cell(long x, long y) {

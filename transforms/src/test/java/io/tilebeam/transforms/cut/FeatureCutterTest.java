@@ -11,10 +11,12 @@ import io.tilebeam.transforms.feature.FeaturePiece;
 import io.tilebeam.transforms.outcome.TileDataException;
 import io.tilebeam.transforms.tiling.TileId;
 import io.tilebeam.transforms.tiling.TileMatrixSet;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.geom.Polygon;
 import org.locationtech.jts.io.WKBReader;
 import org.locationtech.jts.io.WKBWriter;
 import org.locationtech.jts.io.WKTReader;
@@ -173,5 +175,41 @@ class FeatureCutterTest {
           }
         };
     assertEquals(0, new FeatureCutter(spec).cut(islet, none, (t, p) -> {}).belowMinSize());
+  }
+
+  @Test
+  void aSliverLongerThanTheMinimumSizeButThinnerIsLeftOutByItsArea() throws Exception {
+    // 0.5 by 0.002 degrees at 10 N: about 56.5 km by 226 m in Web Mercator, 12.8 km2, the area of
+    // a square 3.57 km on a side. With a minimum size of one pixel it is gone where a pixel is
+    // wider than that (4.9 km at z5), though it is longer than a pixel from z2 on, and kept where
+    // a pixel is narrower (2.4 km at z6).
+    CutSpec spec = new CutSpec(CrsRef.of("EPSG:4326"), WEB, 0, 8, 0, 0, -1, 1, false);
+    Feature sliver = feature("sliver", "POLYGON((10 10, 10.5 10, 10.5 10.002, 10 10.002, 10 10))");
+    Map<TileId, FeaturePiece> pieces = new TreeMap<>();
+    FeatureCutter.Cut c = new FeatureCutter(spec).cut(sliver, TileFilter.ALL, pieces::put);
+    for (int z = 0; z <= 8; z++) {
+      int zoom = z;
+      assertEquals(z <= 5, c.droppedAt(z), "zoom " + z);
+      assertEquals(z > 5, pieces.keySet().stream().anyMatch(t -> t.z() == zoom), "zoom " + z);
+    }
+    // A hole that small fills in; the island around it stays.
+    Feature holed =
+        feature(
+            "holed",
+            "POLYGON((9 9, 11 9, 11 11, 9 11, 9 9), (10 10, 10.5 10, 10.5 10.002, 10 10.002, 10 10))");
+    Map<TileId, FeaturePiece> holedPieces = new TreeMap<>();
+    FeatureCutter.Cut h = new FeatureCutter(spec).cut(holed, TileFilter.ALL, holedPieces::put);
+    assertEquals(0, h.belowMinSize());
+    Geometry z5 = new WKBReader().read(holedPieces.get(tileAt(holedPieces, 5)).wkb());
+    Geometry z6 = new WKBReader().read(holedPieces.get(tileAt(holedPieces, 6)).wkb());
+    assertEquals(0, ((Polygon) z5.getGeometryN(0)).getNumInteriorRing());
+    assertEquals(1, ((Polygon) z6.getGeometryN(0)).getNumInteriorRing());
+  }
+
+  /** The one tile of zoom {@code z} among {@code pieces}. */
+  private static TileId tileAt(Map<TileId, FeaturePiece> pieces, int z) {
+    List<TileId> at = pieces.keySet().stream().filter(t -> t.z() == z).toList();
+    assertEquals(1, at.size(), "tiles at zoom " + z);
+    return at.get(0);
   }
 }
