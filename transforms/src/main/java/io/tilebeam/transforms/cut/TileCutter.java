@@ -267,6 +267,7 @@ public final class TileCutter {
    * {@code size} both across and down always is; so is a sliver longer than that but thinner.
    */
   private static boolean isSpeck(PointBuffer ring, double size) {
+    // doubleArea is twice the area.
     return Math.abs(ring.doubleArea()) < 2 * size * size;
   }
 

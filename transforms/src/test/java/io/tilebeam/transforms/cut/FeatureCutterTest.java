@@ -1,7 +1,6 @@
 package io.tilebeam.transforms.cut;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -136,19 +135,11 @@ class FeatureCutterTest {
   @Test
   void aFeatureSmallerThanTheMinimumSizeIsLeftOutOfAZoomAndCounted() throws Exception {
     // An islet of about 1.1 km and a 400 km island, one feature: with a minimum size of one
-    // pixel, the islet is gone wherever a pixel is wider than it (zooms 0-6: 611 m a pixel at
-    // z8, 1.2 km at z7, 2.4 km at z6), and the feature with it only where the island is gone too.
+    // pixel, the islet is gone wherever a pixel is wider than it (zooms 0-7: 611 m a pixel at
+    // z8, 1.2 km at z7), and the feature with it only where the island is gone too.
     CutSpec spec = new CutSpec(CrsRef.of("EPSG:4326"), WEB, 0, 8, 0, 0, -1, 1, false);
     Feature islet = feature("islet", "POLYGON((10 10, 10.01 10, 10.01 10.01, 10 10.01, 10 10))");
-    Map<TileId, FeaturePiece> pieces = new TreeMap<>();
-    FeatureCutter.Cut c = new FeatureCutter(spec).cut(islet, TileFilter.ALL, pieces::put);
-    for (int z = 0; z <= 6; z++) {
-      int zoom = z;
-      assertTrue(c.droppedAt(z), "zoom " + z);
-      assertTrue(pieces.keySet().stream().noneMatch(t -> t.z() == zoom), "zoom " + z);
-    }
-    assertFalse(c.droppedAt(8));
-    assertTrue(pieces.keySet().stream().anyMatch(t -> t.z() == 8));
+    assertLeftOutUpTo(7, spec, islet);
     // With an island beside it, the feature is in every zoom: nothing is counted.
     Feature both =
         feature(
@@ -185,13 +176,7 @@ class FeatureCutterTest {
     // a pixel is narrower (2.4 km at z6).
     CutSpec spec = new CutSpec(CrsRef.of("EPSG:4326"), WEB, 0, 8, 0, 0, -1, 1, false);
     Feature sliver = feature("sliver", "POLYGON((10 10, 10.5 10, 10.5 10.002, 10 10.002, 10 10))");
-    Map<TileId, FeaturePiece> pieces = new TreeMap<>();
-    FeatureCutter.Cut c = new FeatureCutter(spec).cut(sliver, TileFilter.ALL, pieces::put);
-    for (int z = 0; z <= 8; z++) {
-      int zoom = z;
-      assertEquals(z <= 5, c.droppedAt(z), "zoom " + z);
-      assertEquals(z > 5, pieces.keySet().stream().anyMatch(t -> t.z() == zoom), "zoom " + z);
-    }
+    assertLeftOutUpTo(5, spec, sliver);
     // A hole that small fills in; the island around it stays.
     Feature holed =
         feature(
@@ -204,6 +189,21 @@ class FeatureCutterTest {
     Geometry z6 = new WKBReader().read(holedPieces.get(tileAt(holedPieces, 6)).wkb());
     assertEquals(0, ((Polygon) z5.getGeometryN(0)).getNumInteriorRing());
     assertEquals(1, ((Polygon) z6.getGeometryN(0)).getNumInteriorRing());
+  }
+
+  /**
+   * Checks that {@code feature}, cut by {@code spec}, is left out of zooms up to {@code last} and
+   * counted there, and has pieces at every zoom after it.
+   */
+  private static void assertLeftOutUpTo(int last, CutSpec spec, Feature feature)
+      throws TileDataException {
+    Map<TileId, FeaturePiece> pieces = new TreeMap<>();
+    FeatureCutter.Cut c = new FeatureCutter(spec).cut(feature, TileFilter.ALL, pieces::put);
+    for (int z = spec.minZoom(); z <= spec.maxZoom(); z++) {
+      int zoom = z;
+      assertEquals(z <= last, c.droppedAt(z), "zoom " + z);
+      assertEquals(z > last, pieces.keySet().stream().anyMatch(t -> t.z() == zoom), "zoom " + z);
+    }
   }
 
   /** The one tile of zoom {@code z} among {@code pieces}. */
