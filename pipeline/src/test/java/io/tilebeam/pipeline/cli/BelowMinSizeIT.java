@@ -31,11 +31,12 @@ class BelowMinSizeIT {
             + "[[[10,10],[10.01,10],[10.01,10.01],[10,10.01],[10,10]]]}},"
             + "{\"type\":\"Feature\",\"id\":\"island\",\"properties\":{},\"geometry\":"
             + "{\"type\":\"Polygon\",\"coordinates\":[[[12,12],[16,12],[16,16],[12,16],[12,12]]]}},"
-            // 33 km by 2.2 km: larger than a grid unit across, so not dropped when cut, but its
-            // rows round to one at zoom 0 (grid y 1875.35 and 1875.11).
+            // 69 km by 2.3 km, 159 km2: more than a grid unit squared at zoom 0 (96 km2), but
+            // thinner than the simplification's tolerance there (9.8 km), which leaves a triangle
+            // of half that area, dropped by the minimum size.
             + "{\"type\":\"Feature\",\"id\":\"sliver\",\"properties\":{},\"geometry\":"
             + "{\"type\":\"Polygon\",\"coordinates\":"
-            + "[[[10.5,15],[10.8,15],[10.8,15.02],[10.5,15.02],[10.5,15]]]}}"
+            + "[[[10.5,15],[11.1,15],[11.1,15.02],[10.5,15.02],[10.5,15]]]}}"
             + "]}");
     return source;
   }
@@ -72,24 +73,24 @@ class BelowMinSizeIT {
   void anIsletBelowTheGridIsLeftOutAndCountedByZoom() throws Exception {
     // One grid unit (1/16 pixel) is 9.8 km at zoom 0 and 1.2 km at zoom 3, 611 m at zoom 4.
     JsonNode byDefault = run("defaults", "");
-    assertEquals(4, byDefault.get("featuresBelowMinSize").asLong(), byDefault.toString());
+    assertEquals(5, byDefault.get("featuresBelowMinSize").asLong(), byDefault.toString());
     JsonNode byZoom = byDefault.get("featuresBelowMinSizeByZoom");
+    // The islet at zooms 0-3, the sliver at zoom 0 (by its area, not its size across).
     for (int z = 0; z <= 3; z++) {
-      assertEquals(1, byZoom.path(String.valueOf(z)).asLong(), byDefault.toString());
+      assertEquals(z == 0 ? 2 : 1, byZoom.path(String.valueOf(z)).asLong(), byDefault.toString());
     }
     assertFalse(byZoom.has("4"), byDefault.toString());
-    // The sliver is cut at zoom 0 but rounding onto the grid leaves nothing of it: counted there.
-    assertEquals(
-        1, byDefault.get("piecesCollapsedByZoom").path("0").asLong(), byDefault.toString());
-    assertEquals(1, byDefault.get("piecesCollapsed").asLong(), byDefault.toString());
+    // Dropped when cut, the sliver leaves nothing for rounding to collapse.
+    assertEquals(0, byDefault.get("piecesCollapsed").asLong(), byDefault.toString());
     assertEquals(0, byDefault.get("failed").asLong(), byDefault.toString());
 
-    // Half a pixel: the islet is under it up to zoom 6 (a pixel is 2.4 km there), the 33 km
-    // sliver at zooms 0 and 1 (half a pixel is 78 and 39 km there).
+    // Half a pixel: the islet is under it up to zoom 6 (a pixel is 2.4 km there), the sliver,
+    // though 69 km long, at zooms 0-2 by its area (a square of half a pixel is 6,084, 1,521 and
+    // 384 km2 there, 96 km2 at zoom 3).
     JsonNode larger = run("larger", "    params: {minSizePixels: 0.5}\n");
-    assertEquals(9, larger.get("featuresBelowMinSize").asLong(), larger.toString());
+    assertEquals(10, larger.get("featuresBelowMinSize").asLong(), larger.toString());
     assertEquals(
-        "{\"0\":2,\"1\":2,\"2\":1,\"3\":1,\"4\":1,\"5\":1,\"6\":1}",
+        "{\"0\":2,\"1\":2,\"2\":2,\"3\":1,\"4\":1,\"5\":1,\"6\":1}",
         larger.get("featuresBelowMinSizeByZoom").toString());
     // The islet's own tile at zoom 6 holds it by default, and not with half a pixel.
     Path kept = dir.resolve("defaults/islands/6/33/30.mvt");
