@@ -262,13 +262,14 @@ public final class TileCutter {
   }
 
   /**
-   * Whether a ring covers less than a square {@code size} on a side: the area it winds (its signed
-   * area's size, the measure Planetiler drops rings by) is below {@code size}². A ring smaller than
-   * {@code size} both across and down always is; so is a sliver longer than that but thinner.
+   * Whether a ring, of twice the signed area {@code doubleArea}, covers less than a square {@code
+   * size} on a side: the area it winds (its signed area's size, the measure Planetiler drops rings
+   * by) is below {@code size}². A ring smaller than {@code size} both across and down always is; so
+   * is a sliver longer than that but thinner.
    */
-  private static boolean isSpeck(PointBuffer ring, double size) {
+  private static boolean isSpeck(double doubleArea, double size) {
     // doubleArea is twice the area.
-    return Math.abs(ring.doubleArea()) < 2 * size * size;
+    return Math.abs(doubleArea) < 2 * size * size;
   }
 
   private static long cell(long x, long y) {
@@ -281,7 +282,10 @@ public final class TileCutter {
     long dropped = 0;
     for (int r = 0; r < rings.length; r++) {
       PointBuffer points = rings[r].at(zoom.tolerance());
-      if (zoom.minSize() > 0 && points.size() > 0 && isSpeck(points, zoom.minSize())) {
+      // The minimum size and the winding both read the ring's area: computed once.
+      boolean turnable = zoom.wound() && zoom.tolerance() > 0;
+      double doubleArea = zoom.minSize() > 0 || turnable ? points.doubleArea() : 0;
+      if (zoom.minSize() > 0 && points.size() > 0 && isSpeck(doubleArea, zoom.minSize())) {
         // Only a shell counts as a part of the feature lost; a speck of a hole loses nothing.
         dropped += r == 0 && zoom.wantsMiddleOf(points) ? 1 : 0;
         continue;
@@ -289,8 +293,8 @@ public final class TileCutter {
       if (points.size() < 3) {
         continue;
       }
-      if (zoom.wound() && zoom.tolerance() > 0) {
-        points = turnedAsBefore(points, r == 0);
+      if (turnable) {
+        points = turnedAsBefore(points, r == 0, doubleArea);
       }
       sliceRing(points, zoom, slices);
     }
@@ -323,10 +327,11 @@ public final class TileCutter {
   /**
    * A simplified ring turned back the way its role wants (a shell anticlockwise, a hole clockwise)
    * when simplification reversed it: a thin island left as three of its points can turn the other
-   * way, and as it winds it would then cut itself out of the feature.
+   * way, and as it winds it would then cut itself out of the feature. {@code doubleArea} is twice
+   * the ring's signed area.
    */
-  private static PointBuffer turnedAsBefore(PointBuffer ring, boolean shell) {
-    if (!turnsWrong(ring, shell)) {
+  private static PointBuffer turnedAsBefore(PointBuffer ring, boolean shell, double doubleArea) {
+    if (!turnsWrong(doubleArea, shell)) {
       return ring;
     }
     // The simplified ring may be shared with other zooms: turned as a copy.
@@ -335,10 +340,12 @@ public final class TileCutter {
     return turned;
   }
 
-  /** Whether a ring turns against its role: a shell clockwise, a hole anticlockwise. */
-  private static boolean turnsWrong(PointBuffer ring, boolean shell) {
-    double area = ring.doubleArea();
-    return shell ? area < 0 : area > 0;
+  /**
+   * Whether a ring of twice the signed area {@code doubleArea} turns against its role: a shell
+   * clockwise, a hole anticlockwise.
+   */
+  private static boolean turnsWrong(double doubleArea, boolean shell) {
+    return shell ? doubleArea < 0 : doubleArea > 0;
   }
 
   /** Drops the points at the end that repeat the first: a closing point, and its repeats. */
@@ -548,7 +555,7 @@ public final class TileCutter {
       b.addDistinct(seq.getX(i), seq.getY(i));
     }
     dropClosing(b);
-    if (turnsWrong(b, shell)) {
+    if (turnsWrong(b.doubleArea(), shell)) {
       b.reverse();
     }
     return b;

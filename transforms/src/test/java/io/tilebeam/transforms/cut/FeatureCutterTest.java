@@ -137,7 +137,7 @@ class FeatureCutterTest {
     // An islet of about 1.1 km and a 400 km island, one feature: with a minimum size of one
     // pixel, the islet is gone wherever a pixel is wider than it (zooms 0-7: 611 m a pixel at
     // z8, 1.2 km at z7), and the feature with it only where the island is gone too.
-    CutSpec spec = new CutSpec(CrsRef.of("EPSG:4326"), WEB, 0, 8, 0, 0, -1, 1, false);
+    CutSpec spec = onePixelMinimum();
     Feature islet = feature("islet", "POLYGON((10 10, 10.01 10, 10.01 10.01, 10 10.01, 10 10))");
     assertLeftOutUpTo(7, spec, islet);
     // With an island beside it, the feature is in every zoom: nothing is counted.
@@ -174,7 +174,7 @@ class FeatureCutterTest {
     // a square 3.57 km on a side. With a minimum size of one pixel it is gone where a pixel is
     // wider than that (4.9 km at z5), though it is longer than a pixel from z2 on, and kept where
     // a pixel is narrower (2.4 km at z6).
-    CutSpec spec = new CutSpec(CrsRef.of("EPSG:4326"), WEB, 0, 8, 0, 0, -1, 1, false);
+    CutSpec spec = onePixelMinimum();
     Feature sliver = feature("sliver", "POLYGON((10 10, 10.5 10, 10.5 10.002, 10 10.002, 10 10))");
     assertLeftOutUpTo(5, spec, sliver);
     // A hole that small fills in; the island around it stays.
@@ -204,6 +204,11 @@ class FeatureCutterTest {
       assertEquals(z <= last, c.droppedAt(z), "zoom " + z);
       assertEquals(z > last, pieces.keySet().stream().anyMatch(t -> t.z() == zoom), "zoom " + z);
     }
+  }
+
+  /** Zooms 0-8 from lon/lat, unsimplified, rings under a pixel's area dropped. */
+  private static CutSpec onePixelMinimum() {
+    return new CutSpec(CrsRef.of("EPSG:4326"), WEB, 0, 8, 0, 0, -1, 1, false);
   }
 
   /** The one tile of zoom {@code z} among {@code pieces}. */
